@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+//
+// Spotter: workout videos in, coaching reports out.
+//
+// The targets follow the data flow of an analysis:
+//   landmark (Landmarkers over CMediaPipe) → track (LandmarkTracks)
+// and only `Pipeline` sees every stage; `spotter` is the command line on top.
+import PackageDescription
+
+let package = Package(
+    name: "Spotter",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "spotter", targets: ["spotter"]),
+        .library(name: "Landmarkers", targets: ["Landmarkers"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // MediaPipe Tasks C API (libmediapipe.so of the PyPI wheel mediapipe 1.2.2),
+        // opened with dlopen at run time so that a missing engine is a clear error,
+        // not a loader failure, and so that building needs no engine at all.
+        .target(name: "CMediaPipe", linkerSettings: [.linkedLibrary("dl")]),
+
+        // Landmark stage: MediaPipe Pose and Hand Landmarker with the iOS Tasks API.
+        .target(name: "Landmarkers", dependencies: ["CMediaPipe"]),
+
+        // The `spotter.landmarks/v1` track format (contracts §2).
+        .target(name: "LandmarkTracks"),
+
+        // Runs the stages for one input; the only module that sees every stage.
+        .target(name: "Pipeline", dependencies: ["Landmarkers", "LandmarkTracks"]),
+
+        .executableTarget(
+            name: "spotter",
+            dependencies: [
+                "Pipeline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .target(name: "TestSupport", dependencies: ["Landmarkers"], path: "Tests/TestSupport"),
+        .testTarget(
+            name: "LandmarkersTests", dependencies: ["Landmarkers", "TestSupport"],
+            resources: [.copy("Expectations")]),
+        .testTarget(name: "LandmarkTracksTests", dependencies: ["LandmarkTracks"]),
+        .testTarget(name: "SpotterCommandTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,38 @@
+/// An error of the pipeline itself: its input or its output, as opposed to a stage's.
+public struct PipelineError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        enum Base: String, Hashable, Sendable {
+            case unreadableInput
+            case unsupportedInput
+            case outputFailed
+        }
+
+        let base: Base
+
+        /// The input file is missing or cannot be read.
+        public static let unreadableInput = Code(base: .unreadableInput)
+        /// The input is not a kind of file the pipeline takes.
+        public static let unsupportedInput = Code(base: .unsupportedInput)
+        /// The output file could not be written.
+        public static let outputFailed = Code(base: .outputFailed)
+
+        public var description: String { base.rawValue }
+    }
+
+    public var code: Code
+    public var message: String
+    /// The underlying error, such as the file system's.
+    public var underlying: (any Error)?
+    public var file: String
+    public var line: Int
+
+    init(_ code: Code, _ message: String, underlying: (any Error)? = nil, file: String = #fileID, line: Int = #line) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String { message }
+}

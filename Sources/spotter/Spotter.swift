@@ -1,0 +1,34 @@
+import ArgumentParser
+import Logging
+
+@main
+struct Spotter: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spotter",
+        abstract: "Watches workout videos the way a strength coach would.",
+        discussion: """
+            The MediaPipe engine and models are found under the cache directory \
+            ($SPOTTER_CACHE_DIR, else $XDG_CACHE_HOME/spotter, else ~/.cache/spotter); \
+            SPOTTER_MEDIAPIPE_LIBRARY and SPOTTER_MODEL_DIR override them. ops/setup installs both.
+            """,
+        version: "0.1.0",
+        subcommands: [Landmarks.self])
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Log debug detail to standard error.")
+    var verbose = false
+
+    /// Starts logging to standard error at the level the options ask for,
+    /// or `SPOTTER_LOG_LEVEL` when it is set.
+    func bootstrapLogging() -> Logger {
+        let level = verbose ? .debug : CommandEnvironment.logLevel ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "spotter")
+    }
+}
