@@ -43,8 +43,6 @@ const CMediaPipe_API *CMediaPipe_open(const char *path, char **error) {
   CMEDIAPIPE_RESOLVE(MpImageFree);
   CMEDIAPIPE_RESOLVE(MpImageGetWidth);
   CMEDIAPIPE_RESOLVE(MpImageGetHeight);
-  CMEDIAPIPE_RESOLVE(MpImageGetChannels);
-  CMEDIAPIPE_RESOLVE(MpImageGetWidthStep);
   CMEDIAPIPE_RESOLVE(MpImageGetFormat);
   CMEDIAPIPE_RESOLVE(MpImageDataUint8);
   CMEDIAPIPE_RESOLVE(MpImageDataFloat32);

@@ -111,7 +111,6 @@ extension Mask {
         let api = engine.api.pointee
         let width = Int(api.MpImageGetWidth(image))
         let height = Int(api.MpImageGetHeight(image))
-        let stride = Int(api.MpImageGetWidthStep(image)) / MemoryLayout<Float>.stride
         var data: UnsafePointer<Float>?
         try engine.check(.detectionFailed, "MediaPipe cannot expose a segmentation mask") { error in
             api.MpImageDataFloat32(image, &data, error)
@@ -119,11 +118,7 @@ extension Mask {
         guard let data, api.MpImageGetFormat(image) == kMpImageFormatVec32F1 else {
             throw LandmarkerError(.detectionFailed, "MediaPipe returned a segmentation mask that is not one float per pixel")
         }
-        var values = [Float]()
-        values.reserveCapacity(width * height)
-        for y in 0..<height {
-            values.append(contentsOf: UnsafeBufferPointer(start: data + y * stride, count: width))
-        }
-        self.init(width: width, height: height, values: values)
+        // The engine hands out the values packed without row padding.
+        self.init(width: width, height: height, values: Array(UnsafeBufferPointer(start: data, count: width * height)))
     }
 }

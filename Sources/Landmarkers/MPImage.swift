@@ -71,12 +71,15 @@ public final class MPImage: @unchecked Sendable {
         engine.api.pointee.MpImageFree(pointer)
     }
 
-    /// Decodes a JPEG or PNG file (MediaPipe's own decoder, which applies EXIF orientation).
+    /// Decodes a JPEG or PNG file with MediaPipe's own decoder, which applies EXIF
+    /// orientation. A file cut short is refused, not decoded as far as it goes.
     public convenience init(contentsOfFile path: String, orientation: Orientation = .up) throws {
         let engine = try MediaPipeEngine.fromEnvironment()
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw LandmarkerError(.unreadableImage, "\(path): no such file")
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+            throw LandmarkerError(.unreadableImage, "\(path): \(reason)")
         }
+        try ImageFileIntegrity.check(bytes, path: path)
         var image: OpaquePointer?
         try engine.check(.unreadableImage, "\(path): not a readable JPEG or PNG image") { error in
             engine.api.pointee.MpImageCreateFromFile(path, &image, error)
@@ -158,19 +161,13 @@ public final class MPImage: @unchecked Sendable {
     public func copyPixels() throws -> (pixels: [UInt8], format: PixelFormat) {
         let api = engine.api.pointee
         let format: PixelFormat = api.MpImageGetFormat(pointer) == kMpImageFormatSrgb ? .rgb : .rgba
-        let rowBytes = width * format.channels
-        let stride = Int(api.MpImageGetWidthStep(pointer))
         var data: UnsafePointer<UInt8>?
         try engine.check(.invalidImage, "MediaPipe cannot expose the image's pixels") { error in
             api.MpImageDataUint8(pointer, &data, error)
         }
         guard let data else { throw LandmarkerError(.invalidImage, "MediaPipe returned no pixels") }
-        var pixels = [UInt8]()
-        pixels.reserveCapacity(rowBytes * height)
-        for y in 0..<height {
-            pixels.append(contentsOf: UnsafeBufferPointer(start: data + y * stride, count: rowBytes))
-        }
-        return (pixels, format)
+        // The engine hands out the pixels packed without row padding.
+        return (Array(UnsafeBufferPointer(start: data, count: width * height * format.channels)), format)
     }
 
     /// The image-processing options that carry this image's orientation.

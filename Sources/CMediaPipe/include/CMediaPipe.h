@@ -162,9 +162,9 @@ typedef struct CMediaPipe_API {
   void (*MpImageFree)(MpImagePtr image);
   int (*MpImageGetWidth)(MpImagePtr image);
   int (*MpImageGetHeight)(MpImagePtr image);
-  int (*MpImageGetChannels)(MpImagePtr image);
-  int (*MpImageGetWidthStep)(MpImagePtr image);
   int (*MpImageGetFormat)(MpImagePtr image);
+  /// The pixels, packed without row padding (copied by the engine if need be),
+  /// valid as long as the image.
   MpStatus (*MpImageDataUint8)(MpImagePtr image, const uint8_t **out, char **error_msg);
   MpStatus (*MpImageDataFloat32)(MpImagePtr image, const float **out, char **error_msg);
 
