@@ -47,7 +47,7 @@ let package = Package(
             name: "LandmarkersTests", dependencies: ["Landmarkers", "TestSupport"],
             resources: [.copy("Expectations")]),
         .testTarget(name: "LandmarkTracksTests", dependencies: ["LandmarkTracks"]),
-        .testTarget(name: "SpotterCommandTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

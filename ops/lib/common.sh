@@ -3,6 +3,8 @@
 set -euo pipefail
 
 OPS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Swift is installed at /opt/swift on these machines; put it on PATH if needed.
+command -v swift >/dev/null 2>&1 || PATH="/opt/swift/usr/bin:$PATH"
 REPO_DIR="$(cd "$OPS_DIR/.." && pwd)"
 
 # The cache directory, as Spotter resolves it (see MediaPipeInstallation).
@@ -27,6 +29,11 @@ MODELS_WHEEL=mediapipe-0.10.21-cp311-cp311-manylinux_2_28_x86_64.whl
 MODELS_WHEEL_SHA256=05dc4a9e593655a79558d05d6227d31018c2537a4bd3362b51e230cf22aecfe3
 FLATBUFFERS_WHEEL=flatbuffers-25.12.19-py2.py3-none-any.whl
 FLATBUFFERS_WHEEL_SHA256=7634f50c427838bb021c2d66a3d1168e9d199b0607e6329399f04846d42e20b4
+# MediaPipe's Python API, for the parity expectations and the benchmark only.
+NUMPY_WHEEL=numpy-2.3.5-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl
+NUMPY_WHEEL_SHA256=8cba086a43d54ca804ce711b2a940b16e452807acebe7852ff327f1ecd49b0d4
+CERTIFI_WHEEL=certifi-2025.11.12-py3-none-any.whl
+CERTIFI_WHEEL_SHA256=97de8790030bbd5c2d96b7ec782fc2f7820ef8dba6db909ccf95449f2d062d4b
 
 log() { printf '%s\n' "ops: $*" >&2; }
 die() { printf '%s\n' "ops: error: $*" >&2; exit 1; }
@@ -71,4 +78,18 @@ with zipfile.ZipFile(archive) as z, z.open(member) as source, open(target + ".pa
     shutil.copyfileobj(source, sink)
 os.replace(target + ".partial", target)
 PY
+}
+
+# unpack_mediapipe_python DIR: unpacks MediaPipe's Python API (the mediapipe
+# 1.2.2 wheel, with numpy and certifi) into DIR, for PYTHONPATH; nothing is
+# installed. Needs CPython 3.11 (numpy's wheel is built for it).
+unpack_mediapipe_python() {
+  python3 -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
+    || die "MediaPipe's Python API here needs CPython 3.11 as python3 (found $(python3 --version 2>&1))"
+  fetch_wheel "$ENGINE_WHEEL" "$ENGINE_WHEEL_SHA256" "mediapipe==$ENGINE_VERSION"
+  fetch_wheel "$NUMPY_WHEEL" "$NUMPY_WHEEL_SHA256" numpy==2.3.5
+  fetch_wheel "$CERTIFI_WHEEL" "$CERTIFI_WHEEL_SHA256" certifi==2025.11.12
+  for wheel in "$ENGINE_WHEEL" "$NUMPY_WHEEL" "$CERTIFI_WHEEL"; do
+    python3 -m zipfile -e "$DOWNLOAD_DIR/$wheel" "$1"
+  done
 }

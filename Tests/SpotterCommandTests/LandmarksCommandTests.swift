@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `spotter landmarks`, run as a user runs it (contracts §1 and §2).
+@Suite("spotter landmarks")
+struct LandmarksCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The files in the scratch directory, hidden ones included.
+    func leftovers() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    func track(_ data: Data) throws -> (header: [String: Any], frames: [[String: Any]]) {
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let objects = try lines.map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let header = try #require(objects.first)
+        return (header, Array(objects.dropFirst()))
+    }
+
+    @Test("an image gives a one-frame track in the file named by --out, and nothing on stdout")
+    func imageToFile() throws {
+        let out = path("bus.jsonl")
+        let outcome = try SpotterProcess.run(["landmarks", TestAssets.photo("bus.jpg"), "--hands", "--out", out])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.isEmpty)
+        #expect(try leftovers() == ["bus.jsonl"])
+        let (header, frames) = try track(try Data(contentsOf: URL(fileURLWithPath: out)))
+        #expect(header["format"] as? String == "spotter.landmarks/v1")
+        #expect(header["width"] as? Int == 810 && header["height"] as? Int == 1080)
+        #expect(header["fps"] as? Double == 0 && header["source"] as? String == TestAssets.photo("bus.jpg"))
+        try #require(frames.count == 1)
+        #expect(frames[0]["t_ms"] as? Int == 0)
+        let poses = try #require(frames[0]["poses"] as? [[String: Any]])
+        let landmarks = try #require(poses.first?["landmarks"] as? [[Double]])
+        let world = try #require(poses.first?["world"] as? [[Double]])
+        #expect(poses.count == 1 && landmarks.count == 33 && world.count == 33)
+        #expect(landmarks.allSatisfy { $0.count == 5 } && world.allSatisfy { $0.count == 5 })
+        #expect((frames[0]["hands"] as? [Any])?.isEmpty == true, "--hands adds hands, none on this photo")
+    }
+
+    @Test("without --out the track goes to stdout; --hands finds the visible hand")
+    func handsToStandardOutput() throws {
+        let outcome = try SpotterProcess.run(["landmarks", TestAssets.photo("messi5.jpg"), "--hands"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let (header, frames) = try track(outcome.standardOutput)
+        #expect(header["width"] as? Int == 548)
+        let hands = try #require(frames.first?["hands"] as? [[String: Any]])
+        try #require(hands.count == 1)
+        #expect(["Left", "Right"].contains(hands[0]["handedness"] as? String ?? ""))
+        #expect((hands[0]["landmarks"] as? [[Double]])?.count == 21)
+        #expect((hands[0]["world"] as? [[Double]])?.allSatisfy { $0.count == 3 } == true)
+    }
+
+    @Test("without --hands the frames carry no hands; nobody in the photo gives poses []")
+    func nobody() throws {
+        let outcome = try SpotterProcess.run(["landmarks", TestAssets.photo("coffee.png"), "--num-poses", "2"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let (_, frames) = try track(outcome.standardOutput)
+        #expect((frames.first?["poses"] as? [Any])?.isEmpty == true)
+        #expect(frames.first?["hands"] == nil)
+    }
+
+    @Test(
+        "unreadable input exits 65 with one line naming the file, and leaves no output",
+        arguments: ["missing.jpg", "truncated.jpg", "notes.txt", "empty.png"])
+    func badInput(_ name: String) throws {
+        let input = path(name)
+        switch name {
+        case "truncated.jpg":
+            let jpeg = try Data(contentsOf: URL(fileURLWithPath: TestAssets.photo("bus.jpg")))
+            try jpeg.prefix(jpeg.count / 3).write(to: URL(fileURLWithPath: input))
+        case "notes.txt": try Data("squat 5x5\n".utf8).write(to: URL(fileURLWithPath: input))
+        case "empty.png": try Data().write(to: URL(fileURLWithPath: input))
+        default: break
+        }
+        let before = try leftovers()
+        let outcome = try SpotterProcess.run(["landmarks", input, "--out", path("track.jsonl")])
+        #expect(outcome.status == 65)
+        #expect(outcome.errorLines.count == 1, "\(outcome.standardError)")
+        #expect(outcome.errorLines.first?.contains(input) == true, "\(outcome.standardError)")
+        #expect(try leftovers() == before, "no partial output")
+    }
+
+    @Test("a missing engine or model exits 69 with one line naming it and the command that installs it")
+    func missingInstallation() throws {
+        for (environment, missing) in [
+            (["SPOTTER_MEDIAPIPE_LIBRARY": path("libmediapipe.so")], path("libmediapipe.so")),
+            (["SPOTTER_MODEL_DIR": directory.path], path("pose_landmarker_full.task")),
+        ] {
+            let outcome = try SpotterProcess.run(
+                ["landmarks", TestAssets.photo("bus.jpg"), "--out", path("track.jsonl")], environment: environment)
+            #expect(outcome.status == 69)
+            #expect(outcome.standardError.split(separator: "\n").count == 1, "\(outcome.standardError)")
+            let line = try #require(outcome.errorLines.first)
+            #expect(line.contains(missing) && line.contains("ops/setup"), "\(line)")
+            #expect(!FileManager.default.fileExists(atPath: path("track.jsonl")))
+        }
+    }
+
+    @Test("bad usage exits 64", arguments: [
+        ["landmarks"], ["landmarks", "x.jpg", "--num-poses", "0"], ["landmarks", "x.jpg", "--hand-model", "huge"],
+    ])
+    func badUsage(_ arguments: [String]) throws {
+        #expect(try SpotterProcess.run(arguments).status == 64)
+    }
+}

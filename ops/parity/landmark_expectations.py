@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Records what MediaPipe's own Python API (mediapipe 1.2.2) finds on the test
+photos, for the Swift parity tests (Tests/LandmarkersTests/Expectations).
+
+Each case names the photo, an optional pixel transform that the Swift test
+repeats exactly (a quarter turn with numpy.rot90, or a horizontal roll with
+numpy.roll), the task options and the running mode, and records every landmark
+as MediaPipe returns it. Run through ops/parity/make-expectations.
+
+usage: landmark_expectations.py --models DIR --photos DIR --out FILE
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import types
+
+BUNDLES = ["pose_landmarker_full.task", "hand_landmarker_full.task", "hand_landmarker_lite.task"]
+
+# name, task, bundle, photo, transform, options, mode (image, or video with
+# one frame per listed roll in pixels, 40 ms apart)
+CASES = [
+    ("pose_bus", "pose", "pose_landmarker_full.task", "bus.jpg", None, {}, "image"),
+    ("pose_bus_four", "pose", "pose_landmarker_full.task", "bus.jpg", None, {"num_poses": 4}, "image"),
+    ("pose_astronaut_masks", "pose", "pose_landmarker_full.task", "astronaut.png", None,
+     {"output_segmentation_masks": True}, "image"),
+    ("pose_messi", "pose", "pose_landmarker_full.task", "messi5.jpg", None, {}, "image"),
+    ("pose_zidane", "pose", "pose_landmarker_full.task", "zidane.jpg", None, {}, "image"),
+    ("pose_coffee_nobody", "pose", "pose_landmarker_full.task", "coffee.png", None, {"num_poses": 2}, "image"),
+    ("pose_astronaut_upside_down", "pose", "pose_landmarker_full.task", "astronaut.png", {"rot90": 2},
+     {"rotation_degrees": 180}, "image"),
+    ("pose_bus_video", "pose", "pose_landmarker_full.task", "bus.jpg", None, {"rolls": [0, 6, 12, 18, 24]}, "video"),
+    ("hand_messi_full", "hand", "hand_landmarker_full.task", "messi5.jpg", None, {"num_hands": 2}, "image"),
+    ("hand_messi_lite", "hand", "hand_landmarker_lite.task", "messi5.jpg", None, {"num_hands": 2}, "image"),
+    ("hand_messi_turned", "hand", "hand_landmarker_full.task", "messi5.jpg", {"rot90": 1},
+     {"rotation_degrees": 90}, "image"),
+    ("hand_messi_video", "hand", "hand_landmarker_full.task", "messi5.jpg", None,
+     {"num_hands": 2, "rolls": [0, 4, 8, 12]}, "video"),
+]
+
+
+def import_tasks():
+    """Imports the Tasks API without mediapipe/__init__.py, which needs OpenCV."""
+    import importlib.util
+    root = os.path.dirname(importlib.util.find_spec("mediapipe").origin)
+    for name, sub in [("mediapipe", ""), ("mediapipe.tasks", "tasks"), ("mediapipe.tasks.python", "tasks/python"),
+                      ("mediapipe.tasks.python.vision", "tasks/python/vision")]:
+        package = types.ModuleType(name)
+        package.__path__ = [os.path.join(root, sub)]
+        sys.modules[name] = package
+    from mediapipe.tasks.python.core import base_options
+    from mediapipe.tasks.python.vision import hand_landmarker, pose_landmarker
+    from mediapipe.tasks.python.vision.core import image, image_processing_options, vision_task_running_mode
+    return base_options, pose_landmarker, hand_landmarker, image, image_processing_options, vision_task_running_mode
+
+
+def landmark_rows(landmarks):
+    return [[lm.x, lm.y, lm.z, lm.visibility, lm.presence] for lm in landmarks]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--models", required=True)
+    parser.add_argument("--photos", required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    import numpy as np
+    base, pose_lib, hand_lib, image_lib, ipo, modes = import_tasks()
+
+    def sha256(path):
+        return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+    document = {
+        "generator": "ops/parity/make-expectations (MediaPipe Python API 1.2.2)",
+        "bundles": {b: sha256(os.path.join(args.models, b)) for b in BUNDLES},
+        "photos": {},
+        "cases": [],
+    }
+    for name, task, bundle, photo, transform, options, mode in CASES:
+        path = os.path.join(args.photos, photo)
+        document["photos"][photo] = sha256(path)
+        decoded = image_lib.Image.create_from_file(path)
+        pixels = np.array(decoded.numpy_view(), copy=True)  # a view would outlive the image
+        if transform and "rot90" in transform:
+            pixels = np.ascontiguousarray(np.rot90(pixels, transform["rot90"]))
+        base_options = base.BaseOptions(model_asset_path=os.path.join(args.models, bundle))
+        running_mode = modes.VisionTaskRunningMode.VIDEO if mode == "video" else modes.VisionTaskRunningMode.IMAGE
+        task_options = {k: v for k, v in options.items() if k not in ("rotation_degrees", "rolls")}
+        if task == "pose":
+            landmarker = pose_lib.PoseLandmarker.create_from_options(
+                pose_lib.PoseLandmarkerOptions(base_options=base_options, running_mode=running_mode, **task_options))
+        else:
+            landmarker = hand_lib.HandLandmarker.create_from_options(
+                hand_lib.HandLandmarkerOptions(base_options=base_options, running_mode=running_mode, **task_options))
+        processing = ipo.ImageProcessingOptions(rotation_degrees=options.get("rotation_degrees", 0))
+        frames = []
+        for index, roll in enumerate(options.get("rolls", [0])):
+            frame = np.ascontiguousarray(np.roll(pixels, roll, axis=1)) if roll else pixels
+            image = image_lib.Image(image_lib.ImageFormat.SRGB, frame)
+            if mode == "video":
+                result = landmarker.detect_for_video(image, index * 40, processing)
+            else:
+                result = landmarker.detect(image, processing)
+            record = {"timestamp_ms": index * 40 if mode == "video" else 0}
+            if task == "pose":
+                record["poses"] = [{"landmarks": landmark_rows(l), "world": landmark_rows(w)}
+                                   for l, w in zip(result.pose_landmarks, result.pose_world_landmarks)]
+                if result.segmentation_masks:
+                    record["masks"] = []
+                    for mask in result.segmentation_masks:
+                        values = mask.numpy_view()[:, :, 0].astype(np.float64)
+                        record["masks"].append({
+                            "width": mask.width, "height": mask.height, "mean": float(values.mean()),
+                            "samples": [[x, y, float(values[y, x])] for x, y in
+                                        [(0, 0), (mask.width // 2, mask.height // 3), (mask.width // 2, mask.height // 2),
+                                         (mask.width - 1, mask.height - 1), (mask.width // 3, mask.height * 2 // 3)]],
+                        })
+            else:
+                record["hands"] = [{"handedness": [{"index": c.index, "score": c.score, "category_name": c.category_name,
+                                                    "display_name": c.display_name} for c in categories],
+                                    "landmarks": landmark_rows(l), "world": landmark_rows(w)}
+                                   for categories, l, w in zip(result.handedness, result.hand_landmarks,
+                                                               result.hand_world_landmarks)]
+            frames.append(record)
+        landmarker.close()
+        document["cases"].append({"name": name, "task": task, "bundle": bundle, "photo": photo,
+                                  "transform": transform, "options": options, "mode": mode, "frames": frames})
+    with open(args.out + ".partial", "w") as handle:
+        json.dump(document, handle, indent=1)
+        handle.write("\n")
+    os.replace(args.out + ".partial", args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
