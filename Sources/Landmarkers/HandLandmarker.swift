@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 
 /// Finds hands in images and video and gives 21 landmarks for each, as
 /// MediaPipe's `HandLandmarker`.
@@ -25,35 +25,23 @@ public final class HandLandmarker: Sendable {
         try options.validate()
         let engine = try MediaPipeEngine.fromEnvironment()
         self.options = options
-        self.runner = try VisionTaskRunner(engine: engine, runningMode: options.runningMode) { slot in
-            var task: OpaquePointer?
-            try options.baseOptions.withCOptions { base in
-                var c = MpHandLandmarkerOptions()
-                c.base_options = base
-                c.running_mode = options.runningMode.cValue
-                c.num_hands = Int32(options.numHands)
-                c.min_hand_detection_confidence = options.minHandDetectionConfidence
-                c.min_hand_presence_confidence = options.minHandPresenceConfidence
-                c.min_tracking_confidence = options.minTrackingConfidence
-                c.result_callback = slot.map { CMediaPipe_handCallback($0.index) }
-                try engine.check(
-                    .modelUnavailable, "MediaPipe cannot make a hand landmarker from \(options.baseOptions.modelAssetPath)"
-                ) { error in
-                    engine.api.pointee.MpHandLandmarkerCreate(&c, &task, error)
-                }
-            }
-            guard let task else { throw LandmarkerError(.modelUnavailable, "MediaPipe returned no hand landmarker") }
-            return task
+        self.runner = try VisionTaskRunner(
+            engine: engine, baseOptions: options.baseOptions, runningMode: options.runningMode
+        ) { base, slot in
+            var c = MpHandLandmarkerOptions()
+            c.base_options = base
+            c.running_mode = options.runningMode.cValue
+            c.num_hands = Int32(options.numHands)
+            c.min_hand_detection_confidence = options.minHandDetectionConfidence
+            c.min_hand_presence_confidence = options.minHandPresenceConfidence
+            c.min_tracking_confidence = options.minTrackingConfidence
+            c.result_callback = slot.map { CMediaPipe_handCallback($0.index) }
+            return c
         }
         if let delegate = options.handLandmarkerLiveStreamDelegate {
-            runner.liveStream?.setHandler { [weak self] output, timestamp in
+            runner.forwardLiveStream { [weak self] result, timestamp, error in
                 guard let self else { return }
-                switch output {
-                case .success(let result):
-                    delegate.handLandmarker(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: nil)
-                case .failure(let error):
-                    delegate.handLandmarker(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
-                }
+                delegate.handLandmarker(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
             }
         }
     }

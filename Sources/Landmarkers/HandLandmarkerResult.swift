@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 
 /// The hands found in one image or frame, as MediaPipe's `HandLandmarkerResult`.
 public struct HandLandmarkerResult: Sendable {
@@ -58,9 +58,17 @@ public enum HandLandmarkType: Int, Sendable, CaseIterable {
 
 /// The hand landmarker's C entry points.
 enum HandLandmarkerCalls: VisionTaskCalls {
+    typealias COptions = MpHandLandmarkerOptions
     typealias CResult = MpHandLandmarkerResult
 
     static let name = "hand landmarker"
+
+    static func create(
+        _ api: CMediaPipe_API, _ options: UnsafeMutablePointer<MpHandLandmarkerOptions>,
+        _ task: UnsafeMutablePointer<OpaquePointer?>, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    ) -> MpStatus {
+        api.MpHandLandmarkerCreate(options, task, error)
+    }
 
     static func emptyResult() -> MpHandLandmarkerResult { MpHandLandmarkerResult() }
 

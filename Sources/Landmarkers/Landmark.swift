@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 
 /// A landmark in image coordinates: `x` and `y` normalized to [0, 1] by the
 /// image width and height, `z` a depth on roughly the scale of `x`.

@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 import Synchronization
 
 /// One live-stream result, or the error MediaPipe reported for a frame.

@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 import Foundation
 
 /// An image the landmarkers run on, as MediaPipe's `MPImage`.

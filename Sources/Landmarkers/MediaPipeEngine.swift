@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 import Foundation
 import Synchronization
 

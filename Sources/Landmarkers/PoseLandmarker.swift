@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 
 /// Finds people in images and video and gives 33 body landmarks for each, as
 /// MediaPipe's `PoseLandmarker`.
@@ -25,36 +25,24 @@ public final class PoseLandmarker: Sendable {
         try options.validate()
         let engine = try MediaPipeEngine.fromEnvironment()
         self.options = options
-        self.runner = try VisionTaskRunner(engine: engine, runningMode: options.runningMode) { slot in
-            var task: OpaquePointer?
-            try options.baseOptions.withCOptions { base in
-                var c = MpPoseLandmarkerOptions()
-                c.base_options = base
-                c.running_mode = options.runningMode.cValue
-                c.num_poses = Int32(options.numPoses)
-                c.min_pose_detection_confidence = options.minPoseDetectionConfidence
-                c.min_pose_presence_confidence = options.minPosePresenceConfidence
-                c.min_tracking_confidence = options.minTrackingConfidence
-                c.output_segmentation_masks = options.outputSegmentationMasks
-                c.result_callback = slot.map { CMediaPipe_poseCallback($0.index) }
-                try engine.check(
-                    .modelUnavailable, "MediaPipe cannot make a pose landmarker from \(options.baseOptions.modelAssetPath)"
-                ) { error in
-                    engine.api.pointee.MpPoseLandmarkerCreate(&c, &task, error)
-                }
-            }
-            guard let task else { throw LandmarkerError(.modelUnavailable, "MediaPipe returned no pose landmarker") }
-            return task
+        self.runner = try VisionTaskRunner(
+            engine: engine, baseOptions: options.baseOptions, runningMode: options.runningMode
+        ) { base, slot in
+            var c = MpPoseLandmarkerOptions()
+            c.base_options = base
+            c.running_mode = options.runningMode.cValue
+            c.num_poses = Int32(options.numPoses)
+            c.min_pose_detection_confidence = options.minPoseDetectionConfidence
+            c.min_pose_presence_confidence = options.minPosePresenceConfidence
+            c.min_tracking_confidence = options.minTrackingConfidence
+            c.output_segmentation_masks = options.outputSegmentationMasks
+            c.result_callback = slot.map { CMediaPipe_poseCallback($0.index) }
+            return c
         }
         if let delegate = options.poseLandmarkerLiveStreamDelegate {
-            runner.liveStream?.setHandler { [weak self] output, timestamp in
+            runner.forwardLiveStream { [weak self] result, timestamp, error in
                 guard let self else { return }
-                switch output {
-                case .success(let result):
-                    delegate.poseLandmarker(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: nil)
-                case .failure(let error):
-                    delegate.poseLandmarker(self, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
-                }
+                delegate.poseLandmarker(self, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
             }
         }
     }

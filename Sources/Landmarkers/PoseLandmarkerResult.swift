@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 
 /// The poses found in one image or frame, as MediaPipe's `PoseLandmarkerResult`.
 public struct PoseLandmarkerResult: Sendable {
@@ -74,9 +74,17 @@ public enum PoseLandmarkType: Int, Sendable, CaseIterable {
 
 /// The pose landmarker's C entry points.
 enum PoseLandmarkerCalls: VisionTaskCalls {
+    typealias COptions = MpPoseLandmarkerOptions
     typealias CResult = MpPoseLandmarkerResult
 
     static let name = "pose landmarker"
+
+    static func create(
+        _ api: CMediaPipe_API, _ options: UnsafeMutablePointer<MpPoseLandmarkerOptions>,
+        _ task: UnsafeMutablePointer<OpaquePointer?>, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    ) -> MpStatus {
+        api.MpPoseLandmarkerCreate(options, task, error)
+    }
 
     static func emptyResult() -> MpPoseLandmarkerResult { MpPoseLandmarkerResult() }
 

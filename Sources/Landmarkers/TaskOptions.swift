@@ -1,4 +1,4 @@
-import CMediaPipe
+internal import CMediaPipe
 
 /// How a landmarker is fed, as MediaPipe's `RunningMode`.
 public enum RunningMode: Sendable, Hashable, CustomStringConvertible {

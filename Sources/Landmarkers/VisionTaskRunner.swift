@@ -1,15 +1,20 @@
-import CMediaPipe
+internal import CMediaPipe
 import Dispatch
 import Synchronization
 
 /// The C entry points and result conversion of one MediaPipe vision task, so
 /// that one runner serves the pose and the hand landmarker.
 protocol VisionTaskCalls {
+    associatedtype COptions
     associatedtype CResult
     associatedtype Result: Sendable
 
     /// The task's name in messages, such as "pose landmarker".
     static var name: String { get }
+    static func create(
+        _ api: CMediaPipe_API, _ options: UnsafeMutablePointer<COptions>, _ task: UnsafeMutablePointer<OpaquePointer?>,
+        _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    ) -> MpStatus
     static func detectImage(
         _ api: CMediaPipe_API, _ task: OpaquePointer, _ image: OpaquePointer,
         _ options: UnsafePointer<MpImageProcessingOptions>, _ result: UnsafeMutablePointer<CResult>,
@@ -59,11 +64,11 @@ final class VisionTaskRunner<Calls: VisionTaskCalls>: @unchecked Sendable {
     private let state = Mutex(State())
     private let queue: DispatchQueue
 
-    /// Creates the task with `create`, which receives the live-stream callback slot
-    /// in live-stream mode and returns the handle the engine made; the runner owns it.
+    /// Has the engine create the task from the C options `makeOptions` returns,
+    /// given the C base options and, in live-stream mode, the callback slot.
     init(
-        engine: MediaPipeEngine, runningMode: RunningMode,
-        create: (LiveStreamSlot?) throws -> OpaquePointer
+        engine: MediaPipeEngine, baseOptions: BaseOptions, runningMode: RunningMode,
+        makeOptions: (MpBaseOptions, LiveStreamSlot?) -> Calls.COptions
     ) throws {
         var delivery: LiveStreamDelivery<Calls.Result>?
         var slot: LiveStreamSlot?
@@ -92,8 +97,26 @@ final class VisionTaskRunner<Calls: VisionTaskCalls>: @unchecked Sendable {
         self.runningMode = runningMode
         self.liveStream = delivery
         self.slot = slot
-        self.task = try create(slot)
+        self.task = try baseOptions.withCOptions { base in
+            var options = makeOptions(base, slot)
+            var task: OpaquePointer?
+            try engine.check(.modelUnavailable, "MediaPipe cannot make a \(Calls.name) from \(baseOptions.modelAssetPath)") {
+                Calls.create(engine.api.pointee, &options, &task, $0)
+            }
+            guard let task else { throw LandmarkerError(.modelUnavailable, "MediaPipe returned no \(Calls.name)") }
+            return task
+        }
         self.queue = DispatchQueue(label: "spotter.\(Calls.name)")
+    }
+
+    /// Sends live-stream results to `forward` instead of `liveStream.stream`.
+    func forwardLiveStream(_ forward: @escaping @Sendable (Calls.Result?, Int, LandmarkerError?) -> Void) {
+        liveStream?.setHandler { output, timestamp in
+            switch output {
+            case .success(let result): forward(result, timestamp, nil)
+            case .failure(let error): forward(nil, timestamp, error)
+            }
+        }
     }
 
     deinit {

@@ -4,33 +4,21 @@ and bundles), measured exactly as LandmarkerBenchmark measures Spotter.
 
 usage: landmarks_python.py MODEL_DIR pose|hand ITERATIONS IMAGE...
 """
-import importlib.util
 import json
 import os
 import resource
 import statistics
 import sys
 import time
-import types
 
-
-def import_tasks():
-    root = os.path.dirname(importlib.util.find_spec("mediapipe").origin)
-    for name, sub in [("mediapipe", ""), ("mediapipe.tasks", "tasks"), ("mediapipe.tasks.python", "tasks/python"),
-                      ("mediapipe.tasks.python.vision", "tasks/python/vision")]:
-        package = types.ModuleType(name)
-        package.__path__ = [os.path.join(root, sub)]
-        sys.modules[name] = package
-    from mediapipe.tasks.python.core import base_options
-    from mediapipe.tasks.python.vision import hand_landmarker, pose_landmarker
-    from mediapipe.tasks.python.vision.core import image
-    return base_options, pose_landmarker, hand_landmarker, image
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mediapipe_tasks import import_tasks  # noqa: E402
 
 
 def main() -> int:
     model_dir, task, iterations, images = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
     started = time.perf_counter()
-    base, pose_lib, hand_lib, image_lib = import_tasks()
+    base, pose_lib, hand_lib, image_lib, _, _ = import_tasks()
     import_ms = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     if task == "pose":

@@ -15,7 +15,9 @@ import hashlib
 import json
 import os
 import sys
-import types
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mediapipe_tasks import import_tasks  # noqa: E402
 
 BUNDLES = ["pose_landmarker_full.task", "hand_landmarker_full.task", "hand_landmarker_lite.task"]
 
@@ -39,21 +41,6 @@ CASES = [
     ("hand_messi_video", "hand", "hand_landmarker_full.task", "messi5.jpg", None,
      {"num_hands": 2, "rolls": [0, 4, 8, 12]}, "video"),
 ]
-
-
-def import_tasks():
-    """Imports the Tasks API without mediapipe/__init__.py, which needs OpenCV."""
-    import importlib.util
-    root = os.path.dirname(importlib.util.find_spec("mediapipe").origin)
-    for name, sub in [("mediapipe", ""), ("mediapipe.tasks", "tasks"), ("mediapipe.tasks.python", "tasks/python"),
-                      ("mediapipe.tasks.python.vision", "tasks/python/vision")]:
-        package = types.ModuleType(name)
-        package.__path__ = [os.path.join(root, sub)]
-        sys.modules[name] = package
-    from mediapipe.tasks.python.core import base_options
-    from mediapipe.tasks.python.vision import hand_landmarker, pose_landmarker
-    from mediapipe.tasks.python.vision.core import image, image_processing_options, vision_task_running_mode
-    return base_options, pose_landmarker, hand_landmarker, image, image_processing_options, vision_task_running_mode
 
 
 def landmark_rows(landmarks):
