@@ -3,7 +3,7 @@
 // Spotter: workout videos in, coaching reports out.
 //
 // The targets follow the data flow of an analysis:
-//   landmark (Landmarkers over CMediaPipe) → track (LandmarkTracks)
+//   decode (Media over CFFmpeg) → landmark (Landmarkers over CMediaPipe) → track (LandmarkTracks)
 // and only `Pipeline` sees every stage; `spotter` is the command line on top.
 import PackageDescription
 
@@ -24,6 +24,15 @@ let package = Package(
         // not a loader failure, and so that building needs no engine at all.
         .target(name: "CMediaPipe", linkerSettings: [.linkedLibrary("dl")]),
 
+        // libav (FFmpeg 5.1 on Debian 12), and shims for its macros and log callback.
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        .target(name: "CFFmpegShims", dependencies: ["CFFmpeg"]),
+
+        // Decode stage: video files and byte sources to upright RGB frames with exact timestamps.
+        .target(name: "Media", dependencies: ["CFFmpeg", "CFFmpegShims"]),
+
         // Landmark stage: MediaPipe Pose and Hand Landmarker with the iOS Tasks API.
         .target(name: "Landmarkers", dependencies: ["CMediaPipe"]),
 
@@ -31,22 +40,26 @@ let package = Package(
         .target(name: "LandmarkTracks"),
 
         // Runs the stages for one input; the only module that sees every stage.
-        .target(name: "Pipeline", dependencies: ["Landmarkers", "LandmarkTracks"]),
+        .target(name: "Pipeline", dependencies: ["Media", "Landmarkers", "LandmarkTracks"]),
 
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Pipeline",
+                "Pipeline", "Media", "Landmarkers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
-        .target(name: "TestSupport", dependencies: ["Landmarkers"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Landmarkers", "CFFmpeg"], path: "Tests/TestSupport"),
         .testTarget(
             name: "LandmarkersTests", dependencies: ["Landmarkers", "TestSupport"],
             resources: [.copy("Expectations")]),
         .testTarget(name: "LandmarkTracksTests", dependencies: ["LandmarkTracks"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
+        .testTarget(
+            name: "PipelineTests", dependencies: ["Pipeline", "Media", "Landmarkers", "LandmarkTracks", "TestSupport"],
+            resources: [.copy("Expectations")]),
         .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

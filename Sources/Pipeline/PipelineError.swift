@@ -3,7 +3,6 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         enum Base: String, Hashable, Sendable {
             case unreadableInput
-            case unsupportedInput
             case outputFailed
         }
 
@@ -11,8 +10,6 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
 
         /// The input file is missing or cannot be read.
         public static let unreadableInput = Code(base: .unreadableInput)
-        /// The input is not a kind of file the pipeline takes.
-        public static let unsupportedInput = Code(base: .unsupportedInput)
         /// The output file could not be written.
         public static let outputFailed = Code(base: .outputFailed)
 

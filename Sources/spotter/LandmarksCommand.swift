@@ -1,22 +1,28 @@
 import ArgumentParser
 import Foundation
 import Landmarkers
+import Logging
 import Pipeline
 
 extension Spotter {
     struct Landmarks: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the landmark track (spotter.landmarks/v1) of an image.",
+            abstract: "Write the landmark track (spotter.landmarks/v1) of an image or a video.",
             discussion: """
-                An image gives a track of one frame at t_ms 0, with fps 0. \
+                An image gives one frame at t_ms 0, with fps 0. A video is decoded upright, \
+                scaled to a long side of at most 1280 pixels, and run through the landmarkers \
+                in video mode; the header gives the size and rate of those frames. \
                 The track goes to --out, written whole or not at all, or else to standard output.
                 """)
 
-        @Argument(help: "A JPEG or PNG image.")
+        @Argument(help: "A JPEG or PNG image, or a video file.")
         var input: String
 
         @Flag(help: "Run the hand landmarker as well.")
         var hands = false
+
+        @Option(help: "Frames per second to analyse, chosen by timestamp (default: every frame).")
+        var fps: Double?
 
         @Option(help: "The most people to find in a frame.")
         var numPoses = 1
@@ -35,6 +41,7 @@ extension Spotter {
         func validate() throws {
             guard numPoses > 0 else { throw ValidationError("--num-poses must be at least 1") }
             guard numHands > 0 else { throw ValidationError("--num-hands must be at least 1") }
+            if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be within (0, 1000]") }
         }
 
         func run() async throws {
@@ -44,21 +51,44 @@ extension Spotter {
             options.numPoses = numPoses
             options.numHands = numHands
             options.handModel = handModel
+            options.decoding.frameRate = fps
             do {
-                let installation = MediaPipeInstallation.fromEnvironment()
                 let output = try out.map(AtomicOutputFile.init(path:))
-                let summary = try LandmarkExtraction.run(
-                    inputPath: input, options: options, installation: installation,
+                var progress = ProgressLog(logger: logger, input: input)
+                let summary = try await LandmarkExtraction.run(
+                    inputPath: input, options: options, installation: MediaPipeInstallation.fromEnvironment(),
+                    progress: { progress.report($0) },
                     write: { data in
                         if let output { try output.write(data) } else { FileHandle.standardOutput.write(data) }
                     })
                 try output?.commit()
+                for warning in summary.warnings { logger.warning("\(warning)") }
                 logger.info(
                     "\(input): \(summary.frames) frame(s), \(summary.framesWithPose) with a pose, \(summary.hands) hand(s)\(out.map { " → \($0)" } ?? "")")
             } catch {
                 throw commandFailure(error)
             }
         }
+    }
+}
+
+/// Logs how far a long run has got, every few seconds.
+struct ProgressLog {
+    let logger: Logger
+    let input: String
+    private var lastReport = ContinuousClock.now
+
+    init(logger: Logger, input: String) {
+        self.logger = logger
+        self.input = input
+    }
+
+    mutating func report(_ progress: LandmarkProgress) {
+        guard ContinuousClock.now - lastReport >= .seconds(3) else { return }
+        lastReport = .now
+        let done = Double(progress.timestampMilliseconds) / 1000
+        let total = progress.durationMilliseconds.map { String(format: " of %.1f s", Double($0) / 1000) } ?? ""
+        logger.info("\(input): \(progress.frames) frame(s), \(String(format: "%.1f s", done))\(total)")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import Media
 
 @main
 struct Spotter: AsyncParsableCommand {
@@ -12,7 +13,7 @@ struct Spotter: AsyncParsableCommand {
             SPOTTER_MEDIAPIPE_LIBRARY and SPOTTER_MODEL_DIR override them. ops/setup installs both.
             """,
         version: "0.1.0",
-        subcommands: [Landmarks.self])
+        subcommands: [Landmarks.self, Probe.self])
 }
 
 /// Options every command takes.
@@ -24,6 +25,7 @@ struct GlobalOptions: ParsableArguments {
     /// or `SPOTTER_LOG_LEVEL` when it is set.
     func bootstrapLogging() -> Logger {
         let level = verbose ? .debug : CommandEnvironment.logLevel ?? .info
+        LibavLog.configure(verbose: level <= .debug)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

@@ -7,14 +7,21 @@ repeats exactly (a quarter turn with numpy.rot90, or a horizontal roll with
 numpy.roll), the task options and the running mode, and records every landmark
 as MediaPipe returns it. Run through ops/parity/make-expectations.
 
-usage: landmark_expectations.py --models DIR --photos DIR --out FILE
+It also runs the pose landmarker in video mode over every frame of vtest.avi,
+decoded to RGB by the ffmpeg tool (the frames Spotter's decoder must match,
+checksum for checksum), and records every frame's pose count and checksum and,
+every 20th frame, the landmarks (7 significant digits).
+
+usage: landmark_expectations.py --models DIR --photos DIR --out FILE --video-out FILE
 """
 
 import argparse
 import hashlib
 import json
 import os
+import subprocess
 import sys
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from mediapipe_tasks import import_tasks  # noqa: E402
@@ -52,6 +59,7 @@ def main() -> int:
     parser.add_argument("--models", required=True)
     parser.add_argument("--photos", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--video-out", required=True)
     args = parser.parse_args()
     import numpy as np
     base, pose_lib, hand_lib, image_lib, ipo, modes = import_tasks()
@@ -114,11 +122,44 @@ def main() -> int:
         landmarker.close()
         document["cases"].append({"name": name, "task": task, "bundle": bundle, "photo": photo,
                                   "transform": transform, "options": options, "mode": mode, "frames": frames})
-    with open(args.out + ".partial", "w") as handle:
-        json.dump(document, handle, indent=1)
-        handle.write("\n")
-    os.replace(args.out + ".partial", args.out)
+    write_json(document, args.out, indent=1)
+    write_json(video_expectations(args, np, base, pose_lib, image_lib, modes), args.video_out, indent=None)
     return 0
+
+
+def write_json(document, path, indent):
+    with open(path + ".partial", "w") as handle:
+        json.dump(document, handle, indent=indent, separators=None if indent else (",", ":"))
+        handle.write("\n")
+    os.replace(path + ".partial", path)
+
+
+def video_expectations(args, np, base, pose_lib, image_lib, modes):
+    """The pose landmarker in video mode over vtest.avi, frame by frame."""
+    path = os.path.join(args.photos, "vtest.avi")
+    width, height, interval = 768, 576, 100
+    raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24",
+                          "-fps_mode", "passthrough", "-"], check=True, capture_output=True).stdout
+    frame_bytes = width * height * 3
+    bundle = "pose_landmarker_full.task"
+    landmarker = pose_lib.PoseLandmarker.create_from_options(pose_lib.PoseLandmarkerOptions(
+        base_options=base.BaseOptions(model_asset_path=os.path.join(args.models, bundle)),
+        running_mode=modes.VisionTaskRunningMode.VIDEO))
+    short = lambda rows: [[None if v is None else float(f"{v:.7g}") for v in row] for row in rows]
+    frames = []
+    for index in range(len(raw) // frame_bytes):
+        data = raw[index * frame_bytes:(index + 1) * frame_bytes]
+        pixels = np.frombuffer(data, dtype=np.uint8).reshape(height, width, 3)
+        result = landmarker.detect_for_video(image_lib.Image(image_lib.ImageFormat.SRGB, pixels), index * interval)
+        # Adler-32 from 0, as ffmpeg's framecrc computes it (zlib's default start is 1).
+        frame = {"timestamp_ms": index * interval, "checksum": zlib.adler32(data, 0), "poses": len(result.pose_landmarks)}
+        if index % 20 == 0:
+            frame["landmarks"] = [{"landmarks": short(landmark_rows(l)), "world": short(landmark_rows(w))}
+                                  for l, w in zip(result.pose_landmarks, result.pose_world_landmarks)]
+        frames.append(frame)
+    landmarker.close()
+    return {"generator": "ops/parity/make-expectations (MediaPipe Python API 1.2.2, video mode)",
+            "video": "vtest.avi", "bundle": bundle, "width": width, "height": height, "frames": frames}
 
 
 if __name__ == "__main__":

@@ -1,0 +1,36 @@
+import Landmarkers
+import Media
+
+/// What kind of failure an error of any stage is, as the command line and the
+/// worker tell them apart (exit statuses, retrying or failing a job).
+public enum FailureKind: Sendable, Equatable {
+    /// The request itself is wrong (an option out of range).
+    case usage
+    /// The input is unreadable, truncated, hostile or unsupported: permanent.
+    case badInput
+    /// Something needed is missing (engine, model): fixable by installing it.
+    case unavailable
+    /// An output could not be written.
+    case cannotCreate
+    /// A bug or an unexpected failure.
+    case internalError
+}
+
+/// The kind of `error` and a one-line message naming the input and the reason.
+public func describeFailure(_ error: any Error) -> (kind: FailureKind, message: String) {
+    switch error {
+    case let error as LandmarkerError:
+        switch error.code {
+        case .engineUnavailable, .modelUnavailable: (.unavailable, error.description)
+        case .unreadableImage, .invalidImage: (.badInput, error.description)
+        case .invalidOptions: (.usage, error.description)
+        default: (.internalError, error.description)
+        }
+    case let error as MediaError:
+        (.badInput, error.description)
+    case let error as PipelineError:
+        (error.code == .outputFailed ? .cannotCreate : .badInput, error.message)
+    default:
+        (.internalError, String(describing: error))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Media
+import TestSupport
+import Testing
+
+/// A deterministic mutation loop over the demuxer and decoder: damaged copies of
+/// real clips, read through a byte source, must each end in frames or a
+/// `MediaError`, never a crash or a hang. CI runs a few hundred; `ops/fuzz`
+/// runs many more (SPOTTER_FUZZ_ITERATIONS, SPOTTER_FUZZ_SEED).
+@Suite("Fuzzing the demuxer and decoder")
+struct FuzzTests {
+    static let seeds = ["h264.mp4", "h264-faststart.mp4", "vp9.mkv", "mpeg4.avi", "mjpeg.avi", "hevc10.mov"]
+    static let environment = ProcessInfo.processInfo.environment
+    static let iterations = environment["SPOTTER_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 240
+    static let seed = environment["SPOTTER_FUZZ_SEED"].flatMap(UInt64.init) ?? 1
+
+    @Test("damaged inputs end in frames or a clear error")
+    func mutations() async throws {
+        let inputs = try Self.seeds.map { try Data(contentsOf: URL(fileURLWithPath: try Clips.path($0))) }
+        var generator = SeededGenerator(seed: Self.seed)
+        var options = VideoDecodeOptions()
+        options.maxLongSide = 64
+        options.limits.deadline = .seconds(20)
+        var outcomes: [String: Int] = [:]
+        for iteration in 0..<Self.iterations {
+            let input = Self.mutate(inputs[iteration % inputs.count], using: &generator)
+            do {
+                let reader = try VideoReader(source: DataByteSource(input), name: "fuzz-\(iteration)", options: options)
+                var last = -1
+                for try await frame in reader.frames() {
+                    #expect(frame.timestampMilliseconds > last, "iteration \(iteration): timestamps must increase")
+                    #expect(frame.pixels.count == frame.width * frame.height * 3)
+                    last = frame.timestampMilliseconds
+                }
+                outcomes["decoded", default: 0] += 1
+            } catch let error as MediaError {
+                #expect(error.message.hasPrefix("fuzz-\(iteration)"), "\(error)")
+                outcomes[error.code.description, default: 0] += 1
+            }
+        }
+        #expect(outcomes.values.reduce(0, +) == Self.iterations)
+        print("fuzz: \(Self.iterations) inputs from seed \(Self.seed): \(outcomes.sorted { $0.key < $1.key })")
+    }
+
+    /// One to four random edits: bit flips, random bytes, inserted, deleted or
+    /// duplicated runs, or a cut.
+    static func mutate(_ original: Data, using generator: inout SeededGenerator) -> Data {
+        var data = [UInt8](original)
+        for _ in 0..<Int.random(in: 1...4, using: &generator) where !data.isEmpty {
+            let position = Int.random(in: 0..<data.count, using: &generator)
+            let length = min(Int.random(in: 1...512, using: &generator), data.count - position)
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0:
+                for _ in 0..<Int.random(in: 1...32, using: &generator) {
+                    data[Int.random(in: 0..<data.count, using: &generator)] ^= 1 << UInt8.random(in: 0...7, using: &generator)
+                }
+            case 1:
+                for index in position..<(position + length) { data[index] = UInt8.random(in: 0...255, using: &generator) }
+            case 2:
+                data.insert(contentsOf: (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }, at: position)
+            case 3: data.removeSubrange(position..<(position + length))
+            case 4: data.insert(contentsOf: data[position..<(position + length)], at: Int.random(in: 0..<data.count, using: &generator))
+            default: data.removeSubrange(position...)
+            }
+        }
+        return Data(data)
+    }
+}
