@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "spotter", targets: ["spotter"]),
         .library(name: "Landmarkers", targets: ["Landmarkers"]),
+        .library(name: "Media", targets: ["Media"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

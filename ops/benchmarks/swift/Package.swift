@@ -1,9 +1,9 @@
 // swift-tools-version: 6.1
-// Measures Spotter's landmarkers for ops/bench; not part of the product build.
+// Measures Spotter's stages for ops/bench; not part of the product build.
 import PackageDescription
 
 let package = Package(
-    name: "LandmarkerBenchmark",
+    name: "SpotterBenchmarks",
     platforms: [.macOS(.v15)],
     // `Spotter` links to the repository root, so the package is named Spotter wherever the clone is.
     dependencies: [.package(path: "Spotter")],
@@ -11,6 +11,9 @@ let package = Package(
         .executableTarget(
             name: "LandmarkerBenchmark",
             dependencies: [.product(name: "Landmarkers", package: "Spotter")]),
+        .executableTarget(
+            name: "DecodeBenchmark",
+            dependencies: [.product(name: "Media", package: "Spotter")]),
     ],
     swiftLanguageModes: [.v6]
 )
