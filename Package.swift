@@ -14,10 +14,13 @@ let package = Package(
         .executable(name: "spotter", targets: ["spotter"]),
         .library(name: "Landmarkers", targets: ["Landmarkers"]),
         .library(name: "Media", targets: ["Media"]),
+        .library(name: "Rules", targets: ["Rules"]),
+        .library(name: "SyntheticMotion", targets: ["SyntheticMotion"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // MediaPipe Tasks C API (libmediapipe.so of the PyPI wheel mediapipe 1.2.2),
@@ -40,8 +43,11 @@ let package = Package(
         // The `spotter.landmarks/v1` track format (contracts §2).
         .target(name: "LandmarkTracks"),
 
+        // Rules stage: exercise rules as data (Rules/*.yaml), scored on landmark tracks.
+        .target(name: "Rules", dependencies: ["LandmarkTracks", .product(name: "Yams", package: "Yams")]),
+
         // Runs the stages for one input; the only module that sees every stage.
-        .target(name: "Pipeline", dependencies: ["Media", "Landmarkers", "LandmarkTracks"]),
+        .target(name: "Pipeline", dependencies: ["Media", "Landmarkers", "LandmarkTracks", "Rules"]),
 
         .executableTarget(
             name: "spotter",
@@ -53,6 +59,9 @@ let package = Package(
         ),
 
         .target(name: "TestSupport", dependencies: ["Landmarkers", "CFFmpeg"], path: "Tests/TestSupport"),
+        // Synthetic workouts with ground truth, for the rules' accuracy tests and benchmark.
+        .target(name: "SyntheticMotion", dependencies: ["LandmarkTracks"], path: "Tests/SyntheticMotion"),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "LandmarkTracks", "SyntheticMotion"]),
         .testTarget(
             name: "LandmarkersTests", dependencies: ["Landmarkers", "TestSupport"],
             resources: [.copy("Expectations")]),

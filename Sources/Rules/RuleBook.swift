@@ -1,0 +1,68 @@
+import Foundation
+
+/// The exercise rules of a directory (`Rules/`): one `NAME.yaml` file per exercise.
+public struct RuleBook: Sendable {
+    /// The directory the rules were read from.
+    public let directory: String
+    /// Rules by exercise name.
+    public let rules: [String: ExerciseRule]
+
+    /// Reads every `*.yaml` file of `directory`; the first broken file stops it
+    /// with a `RuleError` naming the file and line.
+    public init(directory: String) throws {
+        self.directory = directory
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
+        } catch {
+            throw RuleError(file: directory, line: 0, reason: "cannot read the rules directory")
+        }
+        guard !names.isEmpty else { throw RuleError(file: directory, line: 0, reason: "no rule files (*.yaml)") }
+        var rules: [String: ExerciseRule] = [:]
+        for name in names {
+            let rule = try Self.load(file: directory + "/" + name)
+            guard rule.exercise + ".yaml" == name else {
+                throw RuleError(file: rule.file, line: 0, reason: "the file of exercise \"\(rule.exercise)\" must be named \(rule.exercise).yaml")
+            }
+            rules[rule.exercise] = rule
+        }
+        self.rules = rules
+    }
+
+    /// Reads one rule file.
+    public static func load(file: String) throws -> ExerciseRule {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw RuleError(file: file, line: 0, reason: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw RuleError(file: file, line: 0, reason: "not UTF-8 text") }
+        return try ExerciseRule(yaml: text, file: file)
+    }
+
+    /// The rule of an exercise, or an error listing the exercises there are.
+    public func rule(for exercise: String) throws -> ExerciseRule {
+        guard let rule = rules[exercise] else {
+            throw RuleError(
+                file: directory, line: 0,
+                reason: "no rule for exercise \"\(exercise)\" (known: \(rules.keys.sorted().joined(separator: ", ")))")
+        }
+        return rule
+    }
+
+    /// Where the rules are: `$SPOTTER_RULES_DIR`, else a `Rules` directory beside
+    /// or above the executable (a build inside the repository finds the repository's).
+    public static func defaultDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: String = CommandLine.arguments.first ?? ""
+    ) -> String? {
+        if let explicit = environment["SPOTTER_RULES_DIR"], !explicit.isEmpty { return explicit }
+        var directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("Rules")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("squat.yaml").path) {
+                return candidate.path
+            }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }
+}

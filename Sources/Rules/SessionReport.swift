@@ -1,0 +1,96 @@
+/// A session's report, `spotter.report/v1` (contracts §3).
+public struct SessionReport: Sendable, Equatable, Encodable {
+    public static let formatIdentifier = "spotter.report/v1"
+
+    public struct Source: Sendable, Equatable, Encodable {
+        public var path: String
+        public var fps: Double
+        public var width: Int
+        public var height: Int
+        public var durationMilliseconds: Int
+        public var frames: Int
+        public var framesWithPose: Int
+
+        enum CodingKeys: String, CodingKey {
+            case path, fps, width, height, frames
+            case durationMilliseconds = "duration_ms", framesWithPose = "frames_with_pose"
+        }
+    }
+
+    public struct Rep: Sendable, Equatable, Encodable {
+        public var index: Int
+        public var startMilliseconds: Int
+        public var bottomMilliseconds: Int
+        public var endMilliseconds: Int
+        /// Durations in ms, angles in degrees, lengths in torso lengths, ratios as ratios.
+        public var metrics: [String: Double]
+        public var faults: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case index, metrics, faults
+            case startMilliseconds = "start_ms", bottomMilliseconds = "bottom_ms", endMilliseconds = "end_ms"
+        }
+    }
+
+    public struct Fault: Sendable, Equatable, Encodable {
+        public var code: String
+        /// The rep it belongs to, or nil in a hold.
+        public var rep: Int?
+        public var startMilliseconds: Int
+        public var endMilliseconds: Int
+        public var severity: String
+        public var message: String
+        /// The measured value and the limit it broke.
+        public var value: Double
+        public var limit: Double
+
+        enum CodingKeys: String, CodingKey {
+            case code, rep, severity, message, value, limit
+            case startMilliseconds = "start_ms", endMilliseconds = "end_ms"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(code, forKey: .code)
+            try container.encode(rep, forKey: .rep)  // null in a hold
+            try container.encode(startMilliseconds, forKey: .startMilliseconds)
+            try container.encode(endMilliseconds, forKey: .endMilliseconds)
+            try container.encode(severity, forKey: .severity)
+            try container.encode(message, forKey: .message)
+            try container.encode(value, forKey: .value)
+            try container.encode(limit, forKey: .limit)
+        }
+    }
+
+    public var format = Self.formatIdentifier
+    public var exercise: String
+    public var rulesVersion: String
+    public var source: Source
+    public var repCount: Int
+    public var reps: [Rep]
+    public var faults: [Fault]
+    /// Time held in position (holds), nil for exercises counted in reps.
+    public var holdMilliseconds: Int?
+    public var warnings: [String]
+    /// The camera view found: side, front or oblique.
+    public var view: CameraView
+
+    enum CodingKeys: String, CodingKey {
+        case format, exercise, source, reps, faults, warnings, view
+        case rulesVersion = "rules_version", repCount = "rep_count", holdMilliseconds = "hold_ms"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(exercise, forKey: .exercise)
+        try container.encode(rulesVersion, forKey: .rulesVersion)
+        try container.encode(source, forKey: .source)
+        try container.encode(repCount, forKey: .repCount)
+        try container.encode(reps, forKey: .reps)
+        try container.encode(faults, forKey: .faults)
+        try container.encode(holdMilliseconds, forKey: .holdMilliseconds)  // null for rep exercises
+        try container.encode(warnings, forKey: .warnings)
+        try container.encode(view, forKey: .view)
+    }
+}

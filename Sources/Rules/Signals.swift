@@ -1,0 +1,166 @@
+/// A signal's value in every frame — nil where its landmarks are missing or not
+/// trusted — and, for a signal on sided landmarks, each side's own values.
+struct SignalSeries {
+    let definition: SignalDefinition
+    var values: [Double?]
+    var left: [Double?]?
+    var right: [Double?]?
+    /// The side a `visible` signal settled on.
+    var chosenSide: BodySide?
+}
+
+/// What every signal of a session shares: the prepared frames, the trust
+/// threshold, body scales and the direction the person faces.
+struct SignalContext {
+    let track: PreparedTrack
+    let threshold: Double
+    private let torso: [SignalDefinition.Space: Double]
+    private let shoulders: [SignalDefinition.Space: Double]
+    /// The horizontal direction the person faces, world coordinates (unit or zero).
+    let facing: Point
+    /// +1 when the person faces right in the image, −1 when left.
+    let imageFacing: Double
+
+    init(track: PreparedTrack, threshold: Double) {
+        self.track = track
+        self.threshold = threshold
+        var torso: [SignalDefinition.Space: Double] = [:], shoulders: [SignalDefinition.Space: Double] = [:]
+        var facings: [Point] = [], imageFacings: [Double] = []
+        for space in [SignalDefinition.Space.world, .image] {
+            var torsos: [Double] = [], widths: [Double] = []
+            for frame in 0..<track.frameCount where track.hasPose[frame] {
+                let shoulderPoints = [11, 12].compactMap { Self.point(track, $0, frame, space, threshold) }
+                // Torso length side by side, so that a hidden far side does not lose it.
+                for (shoulder, hip) in [(11, 23), (12, 24)] {
+                    if let s = Self.point(track, shoulder, frame, space, threshold), let h = Self.point(track, hip, frame, space, threshold) {
+                        torsos.append(Geometry.length(s - h))
+                    }
+                }
+                if shoulderPoints.count == 2 { widths.append(Geometry.length(shoulderPoints[0] - shoulderPoints[1])) }
+                guard !shoulderPoints.isEmpty, let nose = Self.point(track, 0, frame, space, threshold) else { continue }
+                let shoulder = shoulderPoints.reduce(Point.zero, +) / Double(shoulderPoints.count)
+                if space == .world { facings.append(Geometry.horizontal(nose - shoulder)) } else { imageFacings.append(nose.x - shoulder.x) }
+            }
+            torso[space] = median(torsos) ?? 1
+            shoulders[space] = median(widths) ?? (median(torsos) ?? 1) * 0.75
+        }
+        self.torso = torso
+        self.shoulders = shoulders
+        let summed = facings.reduce(Point.zero) { $0 + ($1 / max(Geometry.length($1), 1e-9)) }
+        facing = Geometry.length(summed) > 1e-9 ? summed / Geometry.length(summed) : .zero
+        imageFacing = (median(imageFacings) ?? 0) >= 0 ? 1 : -1
+    }
+
+    func scale(_ scale: SignalDefinition.Scale, in space: SignalDefinition.Space) -> Double {
+        max(1e-6, (scale == .torso ? torso : shoulders)[space] ?? 1)
+    }
+
+    /// A trusted landmark's position in `space`, or nil.
+    func point(_ index: Int, _ frame: Int, _ space: SignalDefinition.Space) -> Point? {
+        Self.point(track, index, frame, space, threshold)
+    }
+
+    private static func point(
+        _ track: PreparedTrack, _ index: Int, _ frame: Int, _ space: SignalDefinition.Space, _ threshold: Double
+    ) -> Point? {
+        let slot = track.slot(index)
+        guard track.hasPose[frame], track.visibility[slot][frame] >= threshold else { return nil }
+        return space == .world ? track.world[slot][frame] : track.image[slot][frame]
+    }
+
+    func point(_ reference: LandmarkReference, on side: BodySide, _ frame: Int, _ space: SignalDefinition.Space) -> Point? {
+        let points = reference.indices(on: side).map { point($0, frame, space) }
+        guard !points.contains(where: { $0 == nil }) else { return nil }
+        return points.reduce(Point.zero) { $0 + $1! } / Double(points.count)
+    }
+
+    /// The whole series of a signal.
+    func series(_ definition: SignalDefinition) -> SignalSeries {
+        let frames = 0..<track.frameCount
+        guard definition.references.contains(where: \.isSided) else {
+            return SignalSeries(definition: definition, values: frames.map { value(definition, .left, $0) })
+        }
+        let left = frames.map { value(definition, .left, $0) }
+        let right = frames.map { value(definition, .right, $0) }
+        var series = SignalSeries(definition: definition, values: [], left: left, right: right)
+        switch definition.side {
+        case .left: series.values = left
+        case .right: series.values = right
+        case .visible:
+            let side = visibleSide(definition)
+            series.chosenSide = side
+            series.values = side == .left ? left : right
+        case .min: series.values = zip(left, right).map { combine($0, $1, Swift.min) }
+        case .max: series.values = zip(left, right).map { combine($0, $1, Swift.max) }
+        case .mean: series.values = zip(left, right).map { combine($0, $1) { ($0 + $1) / 2 } }
+        }
+        return series
+    }
+
+    private func combine(_ a: Double?, _ b: Double?, _ both: (Double, Double) -> Double) -> Double? {
+        switch (a, b) {
+        case let (a?, b?): both(a, b)
+        default: a ?? b
+        }
+    }
+
+    /// The side whose landmarks are seen better over the session.
+    func visibleSide(_ definition: SignalDefinition) -> BodySide {
+        func meanVisibility(_ side: BodySide) -> Double {
+            let slots = definition.references.filter(\.isSided).flatMap { $0.indices(on: side) }.map(track.slot)
+            var total = 0.0, count = 0
+            for frame in 0..<track.frameCount where track.hasPose[frame] {
+                for slot in slots { total += track.visibility[slot][frame] }
+                count += slots.count
+            }
+            return count > 0 ? total / Double(count) : 0
+        }
+        return meanVisibility(.right) > meanVisibility(.left) ? .right : .left
+    }
+
+    /// The signal's value on one side in one frame.
+    func value(_ definition: SignalDefinition, _ side: BodySide, _ frame: Int) -> Double? {
+        let space = definition.space
+        func p(_ reference: LandmarkReference) -> Point? { point(reference, on: side, frame, space) }
+        switch definition.kind {
+        case .angle(let a, let b, let c):
+            guard let a = p(a), let b = p(b), let c = p(c) else { return nil }
+            return Geometry.angle(a - b, c - b)
+        case .incline(let from, let to, let fromHorizontal, let signed):
+            guard let from = p(from), let to = p(to), let fromVertical = Geometry.angle(to - from, Geometry.up) else { return nil }
+            if fromHorizontal { return abs(90 - fromVertical) }
+            guard signed else { return fromVertical }
+            let ahead = space == .world ? Geometry.dot(Geometry.horizontal(to - from), facing) : (to.x - from.x) * imageFacing
+            return ahead >= 0 ? fromVertical : -fromVertical
+        case .between(let a, let b, let c, let d):
+            guard let a = p(a), let b = p(b), let c = p(c), let d = p(d) else { return nil }
+            return Geometry.angle(b - a, d - c)
+        case .offset(let point, let a, let b):
+            guard let point = p(point), let a = p(a), let b = p(b),
+                  let across = Geometry.perpendicular(point - a, to: b - a) else { return nil }
+            return Geometry.dot(across, Geometry.up) / scale(definition.scale, in: space)
+        case .height(let a, let b):
+            guard let a = p(a), let b = p(b) else { return nil }
+            return (a.y - b.y) / scale(definition.scale, in: space)
+        case .distance(let a, let b):
+            guard let a = p(a), let b = p(b) else { return nil }
+            return Geometry.length(b - a) / scale(definition.scale, in: space)
+        case .ratio(let a, let b, let c, let d):
+            guard let a = p(a), let b = p(b), let c = p(c), let d = p(d) else { return nil }
+            let denominator = Geometry.length(d - c)
+            return denominator > 1e-9 ? Geometry.length(b - a) / denominator : nil
+        case .wristFlexion:
+            let (elbow, wrist) = side == .left ? (13, 15) : (14, 16)
+            guard let elbow = point(elbow, frame, .world), let wrist = point(wrist, frame, .world),
+                  let hand = track.handDirections[side]?[frame] else { return nil }
+            return Geometry.angle(wrist - elbow, hand)
+        }
+    }
+}
+
+/// The median of some values, or nil for none.
+func median(_ values: [Double]) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}

@@ -1,0 +1,135 @@
+import Foundation
+import LandmarkTracks
+import Rules
+import SyntheticMotion
+
+/// Scores synthetic sets and compares with their truth: rep counts, and each
+/// fault code's precision and recall over matched reps (or held spans).
+struct Evaluation {
+    struct Tally {
+        var truePositives = 0
+        var falsePositives = 0
+        var falseNegatives = 0
+
+        var precision: Double { truePositives + falsePositives == 0 ? 1 : Double(truePositives) / Double(truePositives + falsePositives) }
+        var recall: Double { truePositives + falseNegatives == 0 ? 1 : Double(truePositives) / Double(truePositives + falseNegatives) }
+    }
+
+    var sets = 0
+    var exactCounts = 0
+    var idleSets = 0
+    var falseRepsOnIdle = 0
+    var faults: [String: Tally] = [:]
+    var holdErrors: [Double] = []
+    var misses: [String] = []
+
+    var countAccuracy: Double { sets == 0 ? 1 : Double(exactCounts) / Double(sets) }
+
+    mutating func add(_ set: SyntheticSet, _ report: SessionReport) {
+        if set.conditions.idle {
+            idleSets += 1
+            falseRepsOnIdle += report.repCount
+            if report.repCount > 0 { misses.append("\(set.conditions): \(report.repCount) false rep(s)") }
+            if let held = report.holdMilliseconds, held > 0 { misses.append("\(set.conditions): held \(held) ms while idle") }
+            return
+        }
+        if let truth = set.holdMilliseconds {
+            holdErrors.append(abs(Double((report.holdMilliseconds ?? 0) - truth)) / Double(max(truth, 1)))
+            addHoldFaults(set, report)
+            return
+        }
+        sets += 1
+        if report.repCount == set.reps.count { exactCounts += 1 } else {
+            misses.append("\(set.conditions): counted \(report.repCount) of \(set.reps.count) [\(report.reps.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" }.joined(separator: ", "))] truth [\(set.reps.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" }.joined(separator: ", "))]")
+        }
+        // Match reps by overlap, best first.
+        var pairs: [(overlap: Int, found: Int, truth: Int)] = []
+        for (i, found) in report.reps.enumerated() {
+            for (j, truth) in set.reps.enumerated() {
+                let overlap = min(found.endMilliseconds, truth.endMilliseconds) - max(found.startMilliseconds, truth.startMilliseconds)
+                if overlap > 0 { pairs.append((overlap, i, j)) }
+            }
+        }
+        var matchedFound = Set<Int>(), matchedTruth = Set<Int>()
+        var matches: [(Int, Int)] = []
+        for pair in pairs.sorted(by: { $0.overlap > $1.overlap }) where !matchedFound.contains(pair.found) && !matchedTruth.contains(pair.truth) {
+            matchedFound.insert(pair.found)
+            matchedTruth.insert(pair.truth)
+            matches.append((pair.found, pair.truth))
+        }
+        let judged = judgedCodes(set, report)
+        for (found, truth) in matches {
+            let detected = Set(report.reps[found].faults), expected = set.reps[truth].faults.intersection(judged)
+            for code in detected.union(expected) {
+                if detected.contains(code) && expected.contains(code) { faults[code, default: Tally()].truePositives += 1 }
+                else if detected.contains(code) {
+                    faults[code, default: Tally()].falsePositives += 1
+                    misses.append("\(set.conditions): rep \(found + 1) false \(code): \(report.faults.filter { $0.rep == found + 1 && $0.code == code }.map(\.message))")
+                } else {
+                    faults[code, default: Tally()].falseNegatives += 1
+                    misses.append("\(set.conditions): rep \(found + 1) missed \(code)")
+                }
+            }
+        }
+        for (index, rep) in report.reps.enumerated() where !matchedFound.contains(index) {
+            for code in rep.faults { faults[code, default: Tally()].falsePositives += 1 }
+        }
+        for (index, rep) in set.reps.enumerated() where !matchedTruth.contains(index) {
+            for code in rep.faults.intersection(judged) { faults[code, default: Tally()].falseNegatives += 1 }
+        }
+    }
+
+    /// Fault codes judged in this set's view (the others are not expected).
+    private func judgedCodes(_ set: SyntheticSet, _ report: SessionReport) -> Set<String> {
+        var codes: Set<String> = ["shallow_depth", "forward_lean", "hip_sag", "hip_pike", "partial_rom", "elbow_drift", "torso_swing",
+                                  "bent_wrist", "partial_lockout", "back_arch", "knees_locked_early"]
+        if report.view == .front { codes.insert("knee_valgus") }
+        return codes
+    }
+
+    private mutating func addHoldFaults(_ set: SyntheticSet, _ report: SessionReport) {
+        for code in ["hip_sag", "hip_pike"] {
+            let found = report.faults.filter { $0.code == code }, truth = set.faultSpans.filter { $0.code == code }
+            func overlaps(_ a: (Int, Int), _ b: (Int, Int)) -> Bool { min(a.1, b.1) > max(a.0, b.0) }
+            let matchedFound = found.filter { f in truth.contains { overlaps((f.startMilliseconds, f.endMilliseconds), ($0.startMilliseconds, $0.endMilliseconds)) } }
+            let matchedTruth = truth.filter { t in found.contains { overlaps(($0.startMilliseconds, $0.endMilliseconds), (t.startMilliseconds, t.endMilliseconds)) } }
+            faults[code, default: Tally()].truePositives += matchedTruth.count
+            faults[code, default: Tally()].falseNegatives += truth.count - matchedTruth.count
+            faults[code, default: Tally()].falsePositives += found.count - matchedFound.count
+            if truth.count != matchedTruth.count || found.count != matchedFound.count {
+                misses.append("\(set.conditions): \(code) truth \(truth.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" }) found \(found.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" })")
+            }
+        }
+    }
+}
+
+/// The evaluation corpus: for each exercise, sets across frame rates, tempos,
+/// camera sides (and the front, for squats), hidden far sides and noise, plus idle sets.
+enum Corpus {
+    static func conditions(for exercise: String, setsPerExercise: Int = 24, idleSets: Int = 4) -> [SetConditions] {
+        var list: [SetConditions] = []
+        for index in 0..<setsPerExercise {
+            var conditions = SetConditions()
+            conditions.fps = index % 2 == 0 ? 30 : 60
+            conditions.tempo = [.normal, .slow, .fast][(index / 2) % 3]
+            conditions.hiddenFarSide = (index / 6) % 2 == 1
+            conditions.noise = index % 3 == 0 ? 0.02 : 0.01
+            conditions.reps = 4 + index % 5
+            switch exercise {
+            case "jumping_jack": conditions.camera = .front
+            case "squat": conditions.camera = index % 4 == 3 ? .front : (index / 12) % 2 == 0 ? .left : .right
+            default: conditions.camera = (index / 12) % 2 == 0 ? .left : .right
+            }
+            list.append(conditions)
+        }
+        for index in 0..<idleSets {
+            var conditions = SetConditions()
+            conditions.idle = true
+            conditions.fps = index % 2 == 0 ? 30 : 60
+            conditions.hiddenFarSide = index == 3
+            conditions.camera = exercise == "jumping_jack" ? .front : index % 2 == 0 ? .left : .right
+            list.append(conditions)
+        }
+        return list
+    }
+}
