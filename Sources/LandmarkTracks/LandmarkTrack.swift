@@ -94,16 +94,16 @@ public struct TrackLandmark: Decodable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         var row = try decoder.unkeyedContainer()
+        guard let count = row.count, count == 3 || count == 5 else {
+            throw DecodingError.dataCorruptedError(
+                in: row, debugDescription: "a landmark row has 3 or 5 numbers, not \(row.count ?? 0)")
+        }
         x = try row.decode(Float.self)
         y = try row.decode(Float.self)
         z = try row.decode(Float.self)
-        if !row.isAtEnd {
+        if count == 5 {
             visibility = try row.decode(Float.self)
             presence = try row.decode(Float.self)
-        }
-        guard row.isAtEnd else {
-            throw DecodingError.dataCorruptedError(
-                in: row, debugDescription: "a landmark row has 3 or 5 numbers, not \(row.count ?? 0)")
         }
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+@testable import Rules
+import Testing
+
+@Suite("One Euro filter")
+struct OneEuroFilterTests {
+    static let world = OneEuroParameters(minCutoff: 0.1, beta: 40, derivativeCutoff: 1)
+
+    @Test("a constant stays put; the first value passes unchanged")
+    func constant() {
+        var filter = OneEuroFilter(Self.world)
+        for frame in 0..<30 { #expect(filter.filter(0.42, at: frame * 33) == 0.42) }
+    }
+
+    @Test("follows MediaPipe's formula: alpha = 1 / (1 + 1 / (2π · cutoff · Δt))")
+    func formula() {
+        var filter = OneEuroFilter(OneEuroParameters(minCutoff: 1, beta: 0, derivativeCutoff: 1))
+        _ = filter.filter(0, at: 0)
+        let alpha = 1 / (1 + 1 / (2 * Double.pi * 1 * 0.1))
+        #expect(abs(filter.filter(1, at: 100) - alpha) < 1e-12)
+    }
+
+    @Test("jitter at rest is damped; fast movement is followed with little lag")
+    func adaptive() {
+        var still = OneEuroFilter(Self.world), moving = OneEuroFilter(Self.world)
+        var stillError = 0.0, lag = 0.0
+        for frame in 0..<90 {
+            let t = frame * 33
+            let smoothed = still.filter(frame % 2 == 0 ? 0.01 : -0.01, at: t)
+            if frame >= 10 { stillError = max(stillError, abs(smoothed)) }
+            let target = Double(frame) * 0.05  // 1.5 m/s
+            lag = target - moving.filter(target, at: t)
+        }
+        #expect(stillError < 0.008, "1 cm jitter at 30 frames/s damped to \(stillError) m")
+        #expect(lag < 0.05, "lag behind a 1.5 m/s movement: \(lag) m")
+    }
+
+    @Test("value scaling makes the same motion slower in object sizes")
+    func valueScale() {
+        var scaled = OneEuroFilter(OneEuroParameters(minCutoff: 0.05, beta: 80, derivativeCutoff: 1))
+        var unscaled = scaled
+        _ = scaled.filter(0, at: 0, valueScale: 1.0 / 500)
+        _ = unscaled.filter(0, at: 0)
+        // In pixels: 10 px in 33 ms. Scaled by a 500 px object, that is slow, so smoothed harder.
+        #expect(scaled.filter(10, at: 33, valueScale: 1.0 / 500) < unscaled.filter(10, at: 33))
+    }
+}
+
+@Suite("Geometry")
+struct GeometryTests {
+    @Test("angles between vectors")
+    func angles() {
+        #expect(Geometry.angle(Point(1, 0, 0), Point(0, 1, 0)) == 90)
+        #expect(abs(Geometry.angle(Point(1, 0, 0), Point(-1, 1e-9, 0))! - 180) < 1e-6)
+        #expect(abs(Geometry.angle(Point(1, 1, 0), Point(1, 0, 0))! - 45) < 1e-9)
+        #expect(Geometry.angle(.zero, Point(1, 0, 0)) == nil)
+    }
+
+    @Test("perpendicular components and the up direction (y down)")
+    func perpendicular() {
+        let across = Geometry.perpendicular(Point(1, -0.2, 0), to: Point(2, 0, 0))!
+        #expect(abs(Geometry.dot(across, Geometry.up) - 0.2) < 1e-12, "a point 0.2 above a level line")
+        #expect(Geometry.perpendicular(Point(1, 0, 0), to: .zero) == nil)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Rules
+import Testing
+
+@Suite("Rule files")
+struct RuleParsingTests {
+    static let minimal = """
+        exercise: demo
+        version: 2
+        signals:
+          knee:
+            angle: [hip, knee, ankle]
+        reps:
+          signal: knee
+          rest: 150
+          active: 125
+        faults:
+          - code: shallow
+            signal: knee
+            at: bottom
+            above: 100
+            message: "{value} over {limit}"
+        """
+
+    @Test("every rule in Rules/ loads, one per exercise of contracts §4, with its fault codes")
+    func repositoryRules() throws {
+        let book = RuleFixtures.book
+        let expected: [String: Set<String>] = [
+            "squat": ["shallow_depth", "knee_valgus", "forward_lean"],
+            "pushup": ["shallow_depth", "hip_sag", "hip_pike"],
+            "bicep_curl": ["partial_rom", "elbow_drift", "torso_swing", "bent_wrist"],
+            "lunge": ["shallow_depth", "forward_lean"],
+            "overhead_press": ["partial_lockout", "back_arch", "bent_wrist"],
+            "jumping_jack": ["partial_rom"],
+            "deadlift": ["partial_lockout", "knees_locked_early"],
+            "plank": ["hip_sag", "hip_pike"],
+        ]
+        #expect(Set(book.rules.keys) == Set(expected.keys))
+        for (exercise, codes) in expected {
+            let rule = try book.rule(for: exercise)
+            #expect(Set(rule.faultCodes) == codes, "\(exercise)")
+            #expect(rule.rulesVersion == "\(exercise)@\(rule.version)")
+        }
+        #expect(try book.rule(for: "bicep_curl").usesHands && !(try book.rule(for: "squat").usesHands))
+    }
+
+    @Test("a minimal rule parses")
+    func minimal() throws {
+        let rule = try ExerciseRule(yaml: Self.minimal, file: "demo.yaml")
+        #expect(rule.exercise == "demo" && rule.rulesVersion == "demo@2" && rule.faultCodes == ["shallow"])
+        #expect(rule.view == .any && rule.title == "demo")
+    }
+
+    /// Each broken variant, the line the error must name, and words of its reason.
+    static let broken: [(String, String, Int, String)] = [
+        ("bad YAML", "exercise: demo\nversion: [1\n", 3, "not valid YAML"),
+        ("unknown key", minimal.replacingOccurrences(of: "version: 2", with: "version: 2\nrepz: 3"), 3, "unknown key \"repz\""),
+        ("unknown landmark", minimal.replacingOccurrences(of: "[hip, knee, ankle]", with: "[hip, knee, toe]"), 5, "unknown landmark \"toe\""),
+        ("unknown signal", minimal.replacingOccurrences(of: "  signal: knee\n  rest", with: "  signal: kne\n  rest"), 7, "no signal \"kne\""),
+        ("missing field", minimal.replacingOccurrences(of: "  active: 125\n", with: ""), 7, "\"active\" is required"),
+        ("equal thresholds", minimal.replacingOccurrences(of: "active: 125", with: "active: 150"), 9, "must differ"),
+        ("hold fault on reps", minimal.replacingOccurrences(of: "at: bottom", with: "at: hold"), 13, "belongs to a hold"),
+        ("two movements", minimal + "\nhold:\n  when: []\n", 1, "exactly one of reps, hold"),
+        ("wrong type", minimal.replacingOccurrences(of: "above: 100", with: "above: lots"), 14, "expected a number"),
+        ("bad name", minimal.replacingOccurrences(of: "exercise: demo", with: "exercise: Demo Squat"), 1, "lowercase"),
+    ]
+
+    @Test("broken rules are refused with file:line and the reason", arguments: broken.map(\.0))
+    func brokenRules(_ name: String) {
+        let (_, yaml, line, reason) = Self.broken.first { $0.0 == name }!
+        let error = #expect(throws: RuleError.self) { try ExerciseRule(yaml: yaml, file: "Rules/demo.yaml") }
+        #expect(error?.file == "Rules/demo.yaml")
+        #expect(error?.line == line, "\(error?.description ?? "")")
+        #expect(error?.description.contains(reason) == true, "\(error?.description ?? "")")
+        #expect(error?.description.hasPrefix("Rules/demo.yaml:\(line): ") == true)
+    }
+
+    @Test("a rule directory must name each file after its exercise, and unknown exercises are listed")
+    func ruleBook() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.minimal.write(to: directory.appendingPathComponent("other.yaml"), atomically: true, encoding: .utf8)
+        let misnamed = #expect(throws: RuleError.self) { try RuleBook(directory: directory.path) }
+        #expect(misnamed?.reason.contains("must be named demo.yaml") == true)
+        try FileManager.default.moveItem(at: directory.appendingPathComponent("other.yaml"), to: directory.appendingPathComponent("demo.yaml"))
+        let book = try RuleBook(directory: directory.path)
+        let unknown = #expect(throws: RuleError.self) { try book.rule(for: "yoga") }
+        #expect(unknown?.reason.contains("known: demo") == true)
+    }
+}
