@@ -222,6 +222,10 @@ struct FaultDefinition: Sendable {
     var forMs: Int?
     var view: CameraView?
     var severity: Severity
+    /// Shown to the coach; `{value}` and `{limit}` are replaced by the measured
+    /// value and the limit, `{|value|}` and `{|limit|}` by their magnitudes.
     var message: String
     var line: Int
+
+    static let placeholders = ["{value}", "{limit}", "{|value|}", "{|limit|}"]
 }

@@ -80,9 +80,12 @@ struct FaultJudge {
 
     private func report(_ fault: FaultDefinition, value: Double, span: ClosedRange<Int>, rep: Int?) -> SessionReport.Fault {
         let isAngle = series[fault.signal]?.definition.isAngle ?? false
+        let limit = fault.bound.limit
         let message = fault.message
             .replacingOccurrences(of: "{value}", with: Self.format(value, angle: isAngle))
-            .replacingOccurrences(of: "{limit}", with: Self.format(fault.bound.limit, angle: isAngle))
+            .replacingOccurrences(of: "{limit}", with: Self.format(limit, angle: isAngle))
+            .replacingOccurrences(of: "{|value|}", with: Self.format(abs(value), angle: isAngle))
+            .replacingOccurrences(of: "{|limit|}", with: Self.format(abs(limit), angle: isAngle))
         return SessionReport.Fault(
             code: fault.code, rep: rep, startMilliseconds: times[span.lowerBound], endMilliseconds: times[span.upperBound],
             severity: fault.severity.rawValue, message: message, value: Self.round(value, angle: isAngle),

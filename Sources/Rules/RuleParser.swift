@@ -264,6 +264,11 @@ extension ExerciseRule {
         let forMs = try fields["for_ms"]?.integer()
         if let forMs, forMs < 0 { throw fields["for_ms"]!.error("for_ms must not be negative") }
         let message = try fields.required("message").string()
+        let placeholders = message.matches(of: /\{[^}]*\}/).map { String($0.output) }
+        if let unknown = placeholders.first(where: { !FaultDefinition.placeholders.contains($0) }) {
+            throw fields["message"]!.error(
+                "unknown placeholder \(unknown) in the message; use \(FaultDefinition.placeholders.joined(separator: ", "))")
+        }
         return FaultDefinition(
             code: code, signal: try signal(fields.required("signal")), moment: moment, bound: try bound(fields),
             reduce: reduce, forMs: forMs, view: try fields["view"].map(view),

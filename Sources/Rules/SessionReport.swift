@@ -1,3 +1,5 @@
+import Foundation
+
 /// A session's report, `spotter.report/v1` (contracts §3).
 public struct SessionReport: Sendable, Equatable, Encodable {
     public static let formatIdentifier = "spotter.report/v1"
@@ -92,5 +94,18 @@ public struct SessionReport: Sendable, Equatable, Encodable {
         try container.encode(holdMilliseconds, forKey: .holdMilliseconds)  // null for rep exercises
         try container.encode(warnings, forKey: .warnings)
         try container.encode(view, forKey: .view)
+    }
+}
+
+extension SessionReport {
+    /// The report as JSON, keys sorted so that the same report always gives the same bytes.
+    public func jsonData(pretty: Bool = true) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        // The scorer only reports finite numbers; should one slip through, it is
+        // spelled out rather than failing, so encoding cannot throw.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        return try! encoder.encode(self)
     }
 }

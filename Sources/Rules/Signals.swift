@@ -118,8 +118,14 @@ struct SignalContext {
         return meanVisibility(.right) > meanVisibility(.left) ? .right : .left
     }
 
-    /// The signal's value on one side in one frame.
+    /// The signal's value on one side in one frame; nil where landmarks are
+    /// missing or untrusted, or where absurd coordinates give no finite measure.
     func value(_ definition: SignalDefinition, _ side: BodySide, _ frame: Int) -> Double? {
+        guard let value = measure(definition, side, frame), value.isFinite else { return nil }
+        return value
+    }
+
+    private func measure(_ definition: SignalDefinition, _ side: BodySide, _ frame: Int) -> Double? {
         let space = definition.space
         func p(_ reference: LandmarkReference) -> Point? { point(reference, on: side, frame, space) }
         switch definition.kind {

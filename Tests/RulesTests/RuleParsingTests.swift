@@ -62,6 +62,7 @@ struct RuleParsingTests {
         ("hold fault on reps", minimal.replacingOccurrences(of: "at: bottom", with: "at: hold"), 13, "belongs to a hold"),
         ("two movements", minimal + "\nhold:\n  when: []\n", 1, "exactly one of reps, hold"),
         ("wrong type", minimal.replacingOccurrences(of: "above: 100", with: "above: lots"), 14, "expected a number"),
+        ("typo in message", minimal.replacingOccurrences(of: "{limit}", with: "{limt}"), 15, "unknown placeholder {limt}"),
         ("bad name", minimal.replacingOccurrences(of: "exercise: demo", with: "exercise: Demo Squat"), 1, "lowercase"),
     ]
 

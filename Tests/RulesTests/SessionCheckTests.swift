@@ -1,0 +1,142 @@
+import Foundation
+import LandmarkTracks
+import Rules
+import SyntheticMotion
+import Testing
+
+/// What the scorer says about a session beyond reps and faults: the camera
+/// view, hidden landmarks, spans it could not score, and hands.
+@Suite("Session checks")
+struct SessionCheckTests {
+    static func set(_ exercise: String, seed: UInt64 = 7, _ change: (inout SetConditions) -> Void = { _ in }) -> SyntheticSet {
+        var conditions = SetConditions()
+        change(&conditions)
+        return SyntheticSessions.make(exercise, conditions, seed: seed)
+    }
+
+    static func score(_ exercise: String, _ track: LandmarkTrack) throws -> SessionReport {
+        try Scorer(rule: RuleFixtures.book.rule(for: exercise)).score(track).report
+    }
+
+    @Test("a clean side-view set has no warnings and reports the side view")
+    func cleanSet() throws {
+        let report = try Self.score("squat", Self.set("squat").track)
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+        #expect(report.view == .side)
+        #expect(report.repCount == 6)
+    }
+
+    @Test("a camera view that does not suit the exercise is named in a warning")
+    func cameraView() throws {
+        let set = Self.set("squat") { $0.camera = .front }
+        let report = try Self.score("squat", set.track)
+        #expect(report.view == .front)
+        #expect(report.warnings.contains { $0.hasPrefix("camera_view: filmed from the front") }, "\(report.warnings)")
+        let sideView = try Self.score("jumping_jack", Self.set("jumping_jack") { $0.camera = .left }.track)
+        #expect(sideView.warnings.contains { $0.hasPrefix("camera_view: filmed from the side") }, "\(sideView.warnings)")
+    }
+
+    @Test("landmarks hidden in many frames are named, with the share of frames")
+    func lowVisibility() throws {
+        // Jumping jacks read both sides; from the left, the right side is hidden.
+        let set = Self.set("jumping_jack") { $0.camera = .left; $0.hiddenFarSide = true }
+        let report = try Self.score("jumping_jack", set.track)
+        let hidden = report.warnings.filter { $0.hasPrefix("low_visibility: right ") }
+        #expect(!hidden.isEmpty, "\(report.warnings)")
+        #expect(hidden.allSatisfy { $0.hasSuffix("% of frames") })
+        #expect(!report.warnings.contains { $0.hasPrefix("low_visibility: left ") })
+    }
+
+    @Test("a span without the key landmarks is reported unscorable, and the reps around it still count")
+    func unscorableSpan() throws {
+        var set = Self.set("squat") { $0.reps = 6 }
+        // The person walks out of view for 3 s in the middle of the set.
+        let middle = set.reps[3]
+        let from = middle.startMilliseconds - 200, to = middle.startMilliseconds + 2800
+        for index in set.track.frames.indices where (from...to).contains(set.track.frames[index].timestampMilliseconds) {
+            set.track.frames[index].poses = []
+        }
+        let lost = set.reps.filter { $0.endMilliseconds >= from && $0.startMilliseconds <= to }.count
+        let report = try Self.score("squat", set.track)
+        let unscorable = try #require(report.warnings.first { $0.hasPrefix("unscorable: ") }, "\(report.warnings)")
+        #expect(unscorable.contains("without knee"))
+        #expect(report.repCount == set.reps.count - lost, "\(report.reps.map(\.startMilliseconds))")
+        #expect(report.source.framesWithPose < report.source.frames)
+    }
+
+    @Test("nobody in view gives no reps and a no_person warning")
+    func nobody() throws {
+        var track = Self.set("pushup").track
+        for index in track.frames.indices { track.frames[index].poses = [] }
+        let report = try Self.score("pushup", track)
+        #expect(report.repCount == 0 && report.faults.isEmpty)
+        #expect(report.warnings.first?.hasPrefix("no_person: ") == true, "\(report.warnings)")
+    }
+
+    @Test("hands are matched to wrists by position: handedness labels and order do not matter")
+    func handMatching() throws {
+        let set = Self.set("bicep_curl", seed: 11)
+        let original = try Self.score("bicep_curl", set.track)
+        #expect(set.reps.contains { $0.faults.contains("bent_wrist") }, "the set has bent wrists to find")
+        #expect(original.faults.contains { $0.code == "bent_wrist" })
+
+        var relabelled = set.track
+        for index in relabelled.frames.indices {
+            guard var hands = relabelled.frames[index].hands else { continue }
+            for hand in hands.indices { hands[hand].handedness = index % 2 == 0 ? "Left" : "Right" }
+            relabelled.frames[index].hands = hands.reversed()
+        }
+        #expect(try Self.score("bicep_curl", relabelled) == original)
+    }
+
+    @Test("hand faults without hands found at the wrists are unscorable, not guessed")
+    func handsMissing() throws {
+        let set = Self.set("bicep_curl", seed: 11)
+        var without = set.track
+        for index in without.frames.indices { without.frames[index].hands = nil }
+        let noHands = try Self.score("bicep_curl", without)
+        #expect(noHands.warnings.contains("unscorable: bent_wrist needs hand landmarks; the track has none (analyse with --hands)"))
+        #expect(!noHands.faults.contains { $0.code == "bent_wrist" })
+        #expect(noHands.repCount == set.reps.count)
+
+        // Someone else's hands, far from this person's wrists.
+        var elsewhere = set.track
+        for index in elsewhere.frames.indices {
+            elsewhere.frames[index].hands = elsewhere.frames[index].hands?.map { hand in
+                var moved = hand
+                moved.landmarks = hand.landmarks.map { TrackLandmark(x: $0.x * 0.1 + 0.9, y: $0.y * 0.1, z: $0.z) }
+                return moved
+            }
+        }
+        let farHands = try Self.score("bicep_curl", elsewhere)
+        #expect(farHands.warnings.contains("unscorable: bent_wrist: no hand was found at the wrists"), "\(farHands.warnings)")
+        #expect(!farHands.faults.contains { $0.code == "bent_wrist" })
+    }
+
+    @Test("scoring is deterministic, and a track read back from its file scores the same")
+    func roundTrip() throws {
+        let set = Self.set("overhead_press", seed: 3)
+        let first = try Self.score("overhead_press", set.track)
+        #expect(try Self.score("overhead_press", set.track) == first)
+        var text = Data()
+        let writer = try LandmarkTrackWriter(header: set.track.header) { text.append($0) }
+        for frame in set.track.frames { try writer.append(frame) }
+        let read = try LandmarkTrack(contentsOf: text, name: "press.jsonl")
+        #expect(read == set.track)
+        #expect(try Self.score("overhead_press", read) == first)
+    }
+}
+
+extension SessionCheckTests {
+    @Test("absurd coordinates neither crash the scorer nor break the report")
+    func absurdCoordinates() throws {
+        var track = Self.set("squat").track
+        for index in track.frames.indices where index % 3 == 0 && !track.frames[index].poses.isEmpty {
+            track.frames[index].poses[0].world[25] = TrackLandmark(x: 3e38, y: -3e38, z: 3e38, visibility: 1, presence: 1)
+        }
+        let report = try Self.score("squat", track)
+        let json = try JSONSerialization.jsonObject(with: report.jsonData()) as? [String: Any]
+        #expect(json?["format"] as? String == "spotter.report/v1")
+        #expect(report.reps.allSatisfy { $0.metrics.values.allSatisfy(\.isFinite) })
+    }
+}
