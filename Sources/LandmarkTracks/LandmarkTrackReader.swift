@@ -23,8 +23,10 @@ public struct LandmarkTrack: Sendable, Equatable {
 }
 
 extension LandmarkTrack {
-    static let poseRows = 33
-    static let handRows = 21
+    /// Rows in a pose: MediaPipe's 33 landmarks.
+    public static let poseRows = 33
+    /// Rows in a hand: MediaPipe's 21 landmarks.
+    public static let handRows = 21
 
     /// Reads and checks a track: the header's format and size, every frame's
     /// shape (33 pose rows, 21 hand rows, 3 or 5 finite numbers a row) and

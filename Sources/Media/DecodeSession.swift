@@ -127,7 +127,7 @@ struct DecodeSession {
                 "truncated_input: \(name) decodes to \(seconds(reached)) of the \(seconds(duration)) its header announces")
         }
         if duplicates > 0 {
-            report.warnings.append("\(duplicates) frame(s) of \(name) repeated an earlier timestamp and were skipped")
+            report.warnings.append("skipped_frames: \(duplicates) frame(s) of \(name) repeated an earlier timestamp")
         }
     }
 }

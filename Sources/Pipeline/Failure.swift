@@ -1,5 +1,7 @@
+import LandmarkTracks
 import Landmarkers
 import Media
+import Rules
 
 /// What kind of failure an error of any stage is, as the command line and the
 /// worker tell them apart (exit statuses, retrying or failing a job).
@@ -28,6 +30,12 @@ public func describeFailure(_ error: any Error) -> (kind: FailureKind, message: 
         }
     case let error as MediaError:
         (.badInput, error.description)
+    case let error as TrackError:
+        (.badInput, error.description)
+    case let error as RuleError:
+        (.badInput, error.description)
+    case let error as UnknownExercise:
+        (.usage, error.description)
     case let error as PipelineError:
         (error.code == .outputFailed ? .cannotCreate : .badInput, error.message)
     default:

@@ -35,7 +35,7 @@ public struct LandmarkProgress: Sendable {
     public var durationMilliseconds: Int?
 }
 
-/// Runs the landmarkers over one input and writes its `spotter.landmarks/v1` track.
+/// Runs the landmarkers over one input, for its `spotter.landmarks/v1` track.
 public enum LandmarkExtraction {
     /// Landmarks `inputPath`, a JPEG or PNG image or a video, and hands the
     /// track's lines to `write`; reports each video frame to `progress`.
@@ -44,44 +44,60 @@ public enum LandmarkExtraction {
         progress: @escaping (LandmarkProgress) -> Void = { _ in },
         write: @escaping (Data) throws -> Void
     ) async throws -> LandmarkSummary {
+        let sink = WritingSink(write: write)
+        return try await run(inputPath: inputPath, options: options, installation: installation, progress: progress, into: sink)
+    }
+
+    /// Landmarks `inputPath` and returns the whole track, kept in memory.
+    public static func track(
+        inputPath: String, options: LandmarkOptions, installation: MediaPipeInstallation,
+        progress: @escaping (LandmarkProgress) -> Void = { _ in }
+    ) async throws -> (track: LandmarkTrack, summary: LandmarkSummary) {
+        let sink = CollectingSink()
+        let summary = try await run(
+            inputPath: inputPath, options: options, installation: installation, progress: progress, into: sink)
+        guard let header = sink.header else { throw PipelineError(.unreadableInput, "\(inputPath): no frames") }
+        return (LandmarkTrack(header: header, frames: sink.frames), summary)
+    }
+
+    private static func run(
+        inputPath: String, options: LandmarkOptions, installation: MediaPipeInstallation,
+        progress: @escaping (LandmarkProgress) -> Void, into sink: some FrameSink
+    ) async throws -> LandmarkSummary {
         let kind = try InputKind.of(inputPath)
         // Engine and models before any decoding: a missing installation is reported at once.
         _ = try MediaPipeEngine.load(libraryPath: installation.libraryPath)
         try MediaPipeInstallation.requireModel(at: installation.poseModelPath)
         if options.hands { try MediaPipeInstallation.requireModel(at: installation.handModelPath(options.handModel)) }
         switch kind {
-        case .image: return try image(inputPath, options: options, installation: installation, write: write)
+        case .image: return try image(inputPath, options: options, installation: installation, into: sink)
         case .video:
-            return try await video(inputPath, options: options, installation: installation, progress: progress, write: write)
+            return try await video(inputPath, options: options, installation: installation, progress: progress, into: sink)
         }
     }
 
     private static func image(
-        _ path: String, options: LandmarkOptions, installation: MediaPipeInstallation,
-        write: @escaping (Data) throws -> Void
+        _ path: String, options: LandmarkOptions, installation: MediaPipeInstallation, into sink: some FrameSink
     ) throws -> LandmarkSummary {
         let image = try MPImage(contentsOfFile: path)
         let landmarkers = try LandmarkerPair(options: options, installation: installation, mode: .image)
         let poses = try landmarkers.pose.detect(image: image)
         let hands = try landmarkers.hand?.detect(image: image)
-        let writer = try LandmarkTrackWriter(
-            header: LandmarkTrackHeader(fps: 0, width: image.width, height: image.height, source: path), write: write)
+        try sink.start(LandmarkTrackHeader(fps: 0, width: image.width, height: image.height, source: path))
         var summary = LandmarkSummary()
-        try summary.record(LandmarkTrackFrame(timestampMilliseconds: 0, poses: poses, hands: hands), to: writer)
+        try summary.record(LandmarkTrackFrame(timestampMilliseconds: 0, poses: poses, hands: hands), to: sink)
         return summary
     }
 
     private static func video(
         _ path: String, options: LandmarkOptions, installation: MediaPipeInstallation,
-        progress: @escaping (LandmarkProgress) -> Void, write: @escaping (Data) throws -> Void
+        progress: @escaping (LandmarkProgress) -> Void, into sink: some FrameSink
     ) async throws -> LandmarkSummary {
         let reader = try await VideoReader.open(path: path, options: options.decoding)
         let landmarkers = try LandmarkerPair(options: options, installation: installation, mode: .video)
-        let writer = try LandmarkTrackWriter(
-            header: LandmarkTrackHeader(
-                fps: options.decoding.frameRate ?? reader.info.averageFrameRate ?? 0,
-                width: reader.frameWidth, height: reader.frameHeight, source: path),
-            write: write)
+        try sink.start(LandmarkTrackHeader(
+            fps: options.decoding.frameRate ?? reader.info.averageFrameRate ?? 0,
+            width: reader.frameWidth, height: reader.frameHeight, source: path))
         var summary = LandmarkSummary()
         let frames = reader.frames()
         do {
@@ -90,7 +106,7 @@ public enum LandmarkExtraction {
                 let found = try await landmarkers.detect(videoFrame: image, at: frame.timestampMilliseconds)
                 try summary.record(
                     LandmarkTrackFrame(timestampMilliseconds: frame.timestampMilliseconds, poses: found.poses, hands: found.hands),
-                    to: writer)
+                    to: sink)
                 progress(LandmarkProgress(
                     frames: summary.frames, timestampMilliseconds: frame.timestampMilliseconds,
                     durationMilliseconds: reader.info.durationMilliseconds))
@@ -101,6 +117,44 @@ public enum LandmarkExtraction {
         }
         summary.warnings = reader.report.warnings
         return summary
+    }
+}
+
+/// Where a landmark run's header and frames go.
+private protocol FrameSink: AnyObject {
+    func start(_ header: LandmarkTrackHeader) throws
+    func append(_ frame: LandmarkTrackFrame) throws
+}
+
+/// Writes the track as JSON Lines as it goes.
+private final class WritingSink: FrameSink {
+    private let write: (Data) throws -> Void
+    private var writer: LandmarkTrackWriter?
+
+    init(write: @escaping (Data) throws -> Void) {
+        self.write = write
+    }
+
+    func start(_ header: LandmarkTrackHeader) throws {
+        writer = try LandmarkTrackWriter(header: header, write: write)
+    }
+
+    func append(_ frame: LandmarkTrackFrame) throws {
+        try writer?.append(frame)
+    }
+}
+
+/// Keeps the track in memory, for scoring.
+private final class CollectingSink: FrameSink {
+    private(set) var header: LandmarkTrackHeader?
+    private(set) var frames: [LandmarkTrackFrame] = []
+
+    func start(_ header: LandmarkTrackHeader) throws {
+        self.header = header
+    }
+
+    func append(_ frame: LandmarkTrackFrame) throws {
+        frames.append(frame)
     }
 }
 
@@ -136,8 +190,8 @@ private struct LandmarkerPair {
 }
 
 extension LandmarkSummary {
-    fileprivate mutating func record(_ frame: LandmarkTrackFrame, to writer: LandmarkTrackWriter) throws {
-        try writer.append(frame)
+    fileprivate mutating func record(_ frame: LandmarkTrackFrame, to sink: some FrameSink) throws {
+        try sink.append(frame)
         frames += 1
         framesWithPose += frame.poses.isEmpty ? 0 : 1
         hands += frame.hands?.count ?? 0

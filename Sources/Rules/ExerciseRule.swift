@@ -28,6 +28,14 @@ public struct ExerciseRule: Sendable {
     /// Whether any signal needs hand landmarks.
     public var usesHands: Bool { signals.contains { $0.kind == .wristFlexion } }
 
+    /// What the rule counts, in words: "reps on knee" or "hold on body_level".
+    public var movementSummary: String {
+        switch movement {
+        case .reps: "reps on \(keySignal)"
+        case .hold: "hold on \(keySignal)"
+        }
+    }
+
     /// The signal reps are counted on, or that the hold is judged by.
     var keySignal: String {
         switch movement {

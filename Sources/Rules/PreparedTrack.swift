@@ -9,14 +9,15 @@ struct PreparedTrack {
     /// Frame size, for turning normalized image coordinates into pixels.
     let width: Double
     let height: Double
-    /// Landmark index → row in the per-landmark arrays.
-    private let slots: [Int: Int]
+    /// Landmark index → row in the per-landmark arrays (-1 for landmarks not read).
+    private let slots: [Int]
     private(set) var world: [[Point]]
     private(set) var image: [[Point]]
     private(set) var visibility: [[Double]]
-    /// Per side, per frame: the matched hand's direction from the wrist to the
-    /// middle finger's MCP joint, in hand world coordinates.
-    private(set) var handDirections: [BodySide: [Point?]]
+    /// Per frame, for the left and the right wrist: the matched hand's direction
+    /// from the wrist to the middle finger's MCP joint, in hand world coordinates.
+    private var leftHands: [Point?]
+    private var rightHands: [Point?]
     /// Whether the track carries hand results at all.
     let hasHandData: Bool
 
@@ -26,9 +27,13 @@ struct PreparedTrack {
     /// Smoothing restarts after a gap this long, as MediaPipe's does when tracking is lost.
     static let smoothingResetMs = 500
 
-    init(track: LandmarkTrack, landmarks: Set<Int>, smoothing: LandmarkSmoothing?, matchHands: Bool) {
+    /// Smooths world landmarks, and image landmarks when `imageSpace` says a
+    /// signal reads them (otherwise they are kept as found, for the checks).
+    init(track: LandmarkTrack, landmarks: Set<Int>, smoothing: LandmarkSmoothing?, imageSpace: Bool, matchHands: Bool) {
         let needed = landmarks.union(Self.alwaysNeeded).sorted()
-        slots = Dictionary(uniqueKeysWithValues: needed.enumerated().map { ($1, $0) })
+        var slots = Array(repeating: -1, count: LandmarkTrack.poseRows)
+        for (slot, index) in needed.enumerated() { slots[index] = slot }
+        self.slots = slots
         let width = Double(track.header.width), height = Double(track.header.height)
         self.width = width
         self.height = height
@@ -38,7 +43,8 @@ struct PreparedTrack {
         world = Array(repeating: Array(repeating: missing, count: count), count: needed.count)
         image = world
         visibility = Array(repeating: Array(repeating: 0, count: count), count: needed.count)
-        handDirections = [.left: Array(repeating: nil, count: count), .right: Array(repeating: nil, count: count)]
+        leftHands = Array(repeating: nil, count: count)
+        rightHands = leftHands
         let hasHandData = matchHands && track.frames.contains { $0.hands != nil }
         self.hasHandData = hasHandData
 
@@ -55,30 +61,38 @@ struct PreparedTrack {
                 filters = smoothing.map { SmoothingFilters(parameters: $0, landmarks: needed.count) }
             }
             lastPoseTime = frame.timestampMilliseconds
-            let objectScale = Self.objectScale(pixels)
+            let objectScale = imageSpace ? Self.objectScale(pixels) : 1
             for (slot, index) in needed.enumerated() {
                 let row = pose.world[index]
                 var worldPoint = Point(Double(row.x), Double(row.y), Double(row.z))
                 var imagePoint = pixels[index]
                 if filters != nil {
                     worldPoint = filters!.world(slot, worldPoint, at: frame.timestampMilliseconds)
-                    imagePoint = filters!.image(slot, imagePoint, at: frame.timestampMilliseconds, scale: 1 / objectScale)
+                    if imageSpace {
+                        imagePoint = filters!.image(slot, imagePoint, at: frame.timestampMilliseconds, scale: 1 / objectScale)
+                    }
                 }
                 world[slot][frameIndex] = worldPoint
                 image[slot][frameIndex] = imagePoint
                 visibility[slot][frameIndex] = Double(pose.landmarks[index].visibility ?? 1)
             }
             if hasHandData, let hands = frame.hands, !hands.isEmpty {
-                for (side, direction) in Self.matchHands(hands, to: pixels, width: width, height: height) {
-                    handDirections[side]![frameIndex] = direction
-                }
+                (leftHands[frameIndex], rightHands[frameIndex]) = Self.matchHands(hands, to: pixels, width: width, height: height)
             }
         }
         hasPose = posePresent
     }
 
+    /// The hand matched to a wrist in a frame: its direction from wrist to middle finger.
+    func handDirection(_ side: BodySide, _ frame: Int) -> Point? {
+        side == .left ? leftHands[frame] : rightHands[frame]
+    }
+
+    /// Whether a hand was matched to either wrist in any frame.
+    var hasMatchedHands: Bool { leftHands.contains { $0 != nil } || rightHands.contains { $0 != nil } }
+
     /// The slot of a landmark index (every index a rule reads has one).
-    func slot(_ index: Int) -> Int { slots[index]! }
+    func slot(_ index: Int) -> Int { slots[index] }
 
     var frameCount: Int { times.count }
 
@@ -86,7 +100,9 @@ struct PreparedTrack {
 
     /// With several people, the one nearest the person followed so far; at the
     /// start, the one that looks biggest.
-    private static func choosePose(_ poses: [TrackPose], near centre: Point?, width: Double, height: Double) -> TrackPose? {
+    private static func choosePose(_ found: [TrackPose], near centre: Point?, width: Double, height: Double) -> TrackPose? {
+        // Rows of another shape (a track not read through LandmarkTrack's checks) are no pose.
+        let poses = found.allSatisfy(Self.isWhole) ? found : found.filter(Self.isWhole)
         guard poses.count > 1 else { return poses.first }
         func centreOf(_ pose: TrackPose) -> Point {
             pose.landmarks.reduce(Point.zero) { $0 + Point(Double($1.x) * width, Double($1.y) * height, 0) }
@@ -98,64 +114,91 @@ struct PreparedTrack {
         return poses.max { objectScale(pixelsOf($0, width, height)) < objectScale(pixelsOf($1, width, height)) }
     }
 
+    private static func isWhole(_ pose: TrackPose) -> Bool {
+        pose.landmarks.count == LandmarkTrack.poseRows && pose.world.count == LandmarkTrack.poseRows
+    }
+
     private static func pixelsOf(_ pose: TrackPose, _ width: Double, _ height: Double) -> [Point] {
         pose.landmarks.map { Point(Double($0.x) * width, Double($0.y) * height, 0) }
     }
 
     /// MediaPipe's object scale: the mean of the landmarks' bounding box sides, in pixels.
     private static func objectScale(_ pixels: [Point]) -> Double {
-        let xs = pixels.map(\.x), ys = pixels.map(\.y)
-        return max(1, ((xs.max()! - xs.min()!) + (ys.max()! - ys.min()!)) / 2)
+        var low = pixels[0], high = pixels[0]
+        for pixel in pixels {
+            low = pointwiseMin(low, pixel)
+            high = pointwiseMax(high, pixel)
+        }
+        return max(1, ((high.x - low.x) + (high.y - low.y)) / 2)
     }
 
     /// Each wrist gets the nearest hand whose own wrist is close to it in the
-    /// image (never by the handedness label, which MediaPipe gives as if mirrored).
+    /// image (never by the handedness label, which MediaPipe gives as if mirrored);
+    /// the closest pairs are matched first. The directions of the left and right wrists' hands.
     private static func matchHands(
         _ hands: [TrackHand], to pose: [Point], width: Double, height: Double
-    ) -> [(BodySide, Point)] {
-        let wrists: [(BodySide, Point, Double)] = BodySide.allCases.map { side in
-            let (elbow, wrist) = side == .left ? (13, 15) : (14, 16)
-            // A hand farther than half a forearm from the wrist is someone else's, or a misdetection.
-            return (side, pose[wrist], max(8, Geometry.length(pose[wrist] - pose[elbow]) * 0.6))
+    ) -> (left: Point?, right: Point?) {
+        var distances: [(left: Double, right: Double)] = []
+        distances.reserveCapacity(hands.count)
+        let reach = [(13, 15), (14, 16)].map { elbow, wrist in
+            // A hand farther than 0.6 forearm lengths from the wrist is someone else's, or a misdetection.
+            max(8, Geometry.length(pose[wrist] - pose[elbow]) * 0.6)
         }
-        var candidates: [(distance: Double, side: BodySide, hand: Int)] = []
-        for (side, wrist, reach) in wrists {
-            for (index, hand) in hands.enumerated() {
-                let handWrist = Point(Double(hand.landmarks[0].x) * width, Double(hand.landmarks[0].y) * height, 0)
-                let distance = Geometry.length(handWrist - wrist)
-                if distance <= reach { candidates.append((distance, side, index)) }
+        for hand in hands {
+            guard hand.landmarks.count == LandmarkTrack.handRows, hand.world.count == LandmarkTrack.handRows else {
+                distances.append((.infinity, .infinity))
+                continue
             }
+            let handWrist = Point(Double(hand.landmarks[0].x) * width, Double(hand.landmarks[0].y) * height, 0)
+            let left = Geometry.length(handWrist - pose[15]), right = Geometry.length(handWrist - pose[16])
+            distances.append((left <= reach[0] ? left : .infinity, right <= reach[1] ? right : .infinity))
         }
-        var matched: [(BodySide, Point)] = []
-        var usedSides = Set<BodySide>(), usedHands = Set<Int>()
-        for candidate in candidates.sorted(by: { $0.distance < $1.distance })
-        where !usedSides.contains(candidate.side) && !usedHands.contains(candidate.hand) {
-            usedSides.insert(candidate.side)
-            usedHands.insert(candidate.hand)
-            let world = hands[candidate.hand].world
-            matched.append((candidate.side, Point(Double(world[9].x - world[0].x), Double(world[9].y - world[0].y), Double(world[9].z - world[0].z))))
+        func direction(_ hand: Int) -> Point {
+            let world = hands[hand].world
+            return Point(Double(world[9].x - world[0].x), Double(world[9].y - world[0].y), Double(world[9].z - world[0].z))
         }
-        return matched
+        func nearest(_ distance: ((left: Double, right: Double)) -> Double, except taken: Int?) -> Int? {
+            var best: Int?
+            for index in distances.indices where index != taken && distance(distances[index]).isFinite {
+                if best == nil || distance(distances[index]) < distance(distances[best!]) { best = index }
+            }
+            return best
+        }
+        // The closer of the two best pairs is matched first; the other wrist takes the nearest hand left.
+        let bestLeft = nearest({ $0.left }, except: nil), bestRight = nearest({ $0.right }, except: nil)
+        let leftFirst = (bestLeft.map { distances[$0].left } ?? .infinity) <= (bestRight.map { distances[$0].right } ?? .infinity)
+        let left: Int?, right: Int?
+        if leftFirst {
+            left = bestLeft
+            right = nearest({ $0.right }, except: left)
+        } else {
+            right = bestRight
+            left = nearest({ $0.left }, except: right)
+        }
+        return (left.map(direction), right.map(direction))
     }
 }
 
 /// One Euro filters for every coordinate of the landmarks a rule reads.
 private struct SmoothingFilters {
-    private var world: [[OneEuroFilter]]
-    private var image: [[OneEuroFilter]]
+    /// Three a landmark (x, y, z) for world coordinates, two (x, y) for image ones.
+    private var world: [OneEuroFilter]
+    private var image: [OneEuroFilter]
 
     init(parameters: LandmarkSmoothing, landmarks: Int) {
-        world = Array(repeating: Array(repeating: OneEuroFilter(parameters.world), count: 3), count: landmarks)
-        image = Array(repeating: Array(repeating: OneEuroFilter(parameters.image), count: 2), count: landmarks)
+        world = Array(repeating: OneEuroFilter(parameters.world), count: landmarks * 3)
+        image = Array(repeating: OneEuroFilter(parameters.image), count: landmarks * 2)
     }
 
     mutating func world(_ slot: Int, _ point: Point, at time: Int) -> Point {
         Point(
-            world[slot][0].filter(point.x, at: time), world[slot][1].filter(point.y, at: time),
-            world[slot][2].filter(point.z, at: time))
+            world[slot * 3].filter(point.x, at: time), world[slot * 3 + 1].filter(point.y, at: time),
+            world[slot * 3 + 2].filter(point.z, at: time))
     }
 
     mutating func image(_ slot: Int, _ point: Point, at time: Int, scale: Double) -> Point {
-        Point(image[slot][0].filter(point.x, at: time, valueScale: scale), image[slot][1].filter(point.y, at: time, valueScale: scale), 0)
+        Point(
+            image[slot * 2].filter(point.x, at: time, valueScale: scale),
+            image[slot * 2 + 1].filter(point.y, at: time, valueScale: scale), 0)
     }
 }

@@ -41,9 +41,24 @@ public struct RuleBook: Sendable {
     /// The rule of an exercise, or an error listing the exercises there are.
     public func rule(for exercise: String) throws -> ExerciseRule {
         guard let rule = rules[exercise] else {
-            throw RuleError(
-                file: directory, line: 0,
-                reason: "no rule for exercise \"\(exercise)\" (known: \(rules.keys.sorted().joined(separator: ", ")))")
+            throw UnknownExercise(name: exercise, directory: directory, known: rules.keys.sorted())
+        }
+        return rule
+    }
+
+    /// Reads only the rule of `exercise` from `directory` (`NAME.yaml`), so that
+    /// one broken file does not stop the others' exercises.
+    public static func rule(for exercise: String, in directory: String) throws -> ExerciseRule {
+        let file = directory + "/" + exercise + ".yaml"
+        guard exercise.range(of: #"^[a-z][a-z0-9_]*$"#, options: .regularExpression) != nil,
+              FileManager.default.fileExists(atPath: file) else {
+            let known = (try? FileManager.default.contentsOfDirectory(atPath: directory))?
+                .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted() ?? []
+            throw UnknownExercise(name: exercise, directory: directory, known: known)
+        }
+        let rule = try load(file: file)
+        guard rule.exercise == exercise else {
+            throw RuleError(file: file, line: 0, reason: "the file holds exercise \"\(rule.exercise)\", not \"\(exercise)\"")
         }
         return rule
     }

@@ -14,3 +14,16 @@ public struct RuleError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)" }
 }
+
+/// An exercise no rule file describes.
+public struct UnknownExercise: Error, Sendable, CustomStringConvertible {
+    public var name: String
+    /// Where the rules were looked for.
+    public var directory: String
+    /// The exercises that directory has rules for.
+    public var known: [String]
+
+    public var description: String {
+        "no rule for exercise \"\(name)\" in \(directory) (known: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
+    }
+}

@@ -4,6 +4,8 @@ import LandmarkTracks
 public struct Analysis: Sendable {
     public var report: SessionReport
     public var keySignal: KeySignal
+    /// For holds: the spans held, in milliseconds.
+    public var heldSpans: [ClosedRange<Int>]
 }
 
 /// The signal reps are counted on (or the hold judged by), frame by frame.
@@ -29,8 +31,10 @@ public struct Scorer: Sendable {
     public func score(_ track: LandmarkTrack) -> Analysis {
         var landmarks = Set(rule.signals.flatMap { $0.references.flatMap { $0.indices(on: .left) + $0.indices(on: .right) } })
         if rule.usesHands { landmarks.formUnion([13, 14, 15, 16]) }
-        let prepared = PreparedTrack(track: track, landmarks: landmarks, smoothing: rule.smoothing, matchHands: rule.usesHands)
-        let context = SignalContext(track: prepared, threshold: rule.visibilityThreshold)
+        let imageSpace = rule.signals.contains { $0.space == .image }
+        let prepared = PreparedTrack(
+            track: track, landmarks: landmarks, smoothing: rule.smoothing, imageSpace: imageSpace, matchHands: rule.usesHands)
+        let context = SignalContext(track: prepared, threshold: rule.visibilityThreshold, imageSpace: imageSpace)
         let series = Dictionary(uniqueKeysWithValues: rule.signals.map { ($0.name, context.series($0)) })
         let view = SessionChecks.view(context)
         let times = prepared.times
@@ -49,6 +53,7 @@ public struct Scorer: Sendable {
         var reps: [SessionReport.Rep] = []
         var faults: [SessionReport.Fault] = []
         var holdMilliseconds: Int?
+        var heldSpans: [ClosedRange<Int>] = []
         var thresholds: [Double] = []
         switch rule.movement {
         case .reps(let repRule):
@@ -78,7 +83,8 @@ public struct Scorer: Sendable {
                 return all
             }
             let spans = HoldDetector(rule: holdRule).detect(times: times, met: met)
-            holdMilliseconds = spans.reduce(0) { $0 + times[$1.upperBound] - times[$1.lowerBound] }
+            heldSpans = spans.map { times[$0.lowerBound]...times[$0.upperBound] }
+            holdMilliseconds = heldSpans.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
             let judge = FaultJudge(series: series, times: times, phases: (.eccentric, .concentric), keySignal: nil, keyFalls: nil)
             for span in spans {
                 faults += applicable.flatMap { judge.judge($0, rep: nil, index: nil, held: span) }
@@ -98,7 +104,8 @@ public struct Scorer: Sendable {
             report: report,
             keySignal: KeySignal(
                 name: key.definition.name, isAngle: key.definition.isAngle, times: times, values: key.values,
-                thresholds: thresholds))
+                thresholds: thresholds),
+            heldSpans: heldSpans)
     }
 
     // MARK: - Reps
@@ -153,7 +160,6 @@ public struct Scorer: Sendable {
         if !track.hasHandData {
             return codes.map { "unscorable: \($0) needs hand landmarks; the track has none (analyse with --hands)" }
         }
-        let matched = BodySide.allCases.contains { side in track.handDirections[side]?.contains { $0 != nil } ?? false }
-        return matched ? [] : codes.map { "unscorable: \($0): no hand was found at the wrists" }
+        return track.hasMatchedHands ? [] : codes.map { "unscorable: \($0): no hand was found at the wrists" }
     }
 }

@@ -21,12 +21,13 @@ struct SignalContext {
     /// +1 when the person faces right in the image, −1 when left.
     let imageFacing: Double
 
-    init(track: PreparedTrack, threshold: Double) {
+    /// Measures the body and its facing in world space, and in image space too when `imageSpace`.
+    init(track: PreparedTrack, threshold: Double, imageSpace: Bool) {
         self.track = track
         self.threshold = threshold
         var torso: [SignalDefinition.Space: Double] = [:], shoulders: [SignalDefinition.Space: Double] = [:]
         var facings: [Point] = [], imageFacings: [Double] = []
-        for space in [SignalDefinition.Space.world, .image] {
+        for space in imageSpace ? [SignalDefinition.Space.world, .image] : [.world] {
             var torsos: [Double] = [], widths: [Double] = []
             for frame in 0..<track.frameCount where track.hasPose[frame] {
                 let shoulderPoints = [11, 12].compactMap { Self.point(track, $0, frame, space, threshold) }
@@ -69,9 +70,13 @@ struct SignalContext {
     }
 
     func point(_ reference: LandmarkReference, on side: BodySide, _ frame: Int, _ space: SignalDefinition.Space) -> Point? {
-        let points = reference.indices(on: side).map { point($0, frame, space) }
-        guard !points.contains(where: { $0 == nil }) else { return nil }
-        return points.reduce(Point.zero) { $0 + $1! } / Double(points.count)
+        switch reference {
+        case .fixed(let index): return point(index, frame, space)
+        case .sided(let left, let right): return point(side == .left ? left : right, frame, space)
+        case .midpoint(let left, let right):
+            guard let a = point(left, frame, space), let b = point(right, frame, space) else { return nil }
+            return (a + b) / 2
+        }
     }
 
     /// The whole series of a signal.
@@ -158,7 +163,7 @@ struct SignalContext {
         case .wristFlexion:
             let (elbow, wrist) = side == .left ? (13, 15) : (14, 16)
             guard let elbow = point(elbow, frame, .world), let wrist = point(wrist, frame, .world),
-                  let hand = track.handDirections[side]?[frame] else { return nil }
+                  let hand = track.handDirection(side, frame) else { return nil }
             return Geometry.angle(wrist - elbow, hand)
         }
     }

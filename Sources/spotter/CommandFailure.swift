@@ -6,6 +6,11 @@ import Pipeline
 /// returns the exit status of contracts §1 that ends the command.
 func commandFailure(_ error: any Error) -> ExitCode {
     let (kind, message) = describeFailure(error)
+    return commandFailure(kind, message)
+}
+
+/// Reports `message` as the one line `spotter: error: …` and returns the exit status of `kind`.
+func commandFailure(_ kind: FailureKind, _ message: String) -> ExitCode {
     FileHandle.standardError.write(Data("spotter: error: \(message)\n".utf8))
     return switch kind {
     case .usage: ExitCode(64)

@@ -86,7 +86,15 @@ struct RuleParsingTests {
         #expect(misnamed?.reason.contains("must be named demo.yaml") == true)
         try FileManager.default.moveItem(at: directory.appendingPathComponent("other.yaml"), to: directory.appendingPathComponent("demo.yaml"))
         let book = try RuleBook(directory: directory.path)
-        let unknown = #expect(throws: RuleError.self) { try book.rule(for: "yoga") }
-        #expect(unknown?.reason.contains("known: demo") == true)
+        let unknown = #expect(throws: UnknownExercise.self) { try book.rule(for: "yoga") }
+        #expect(unknown?.known == ["demo"])
+        #expect(unknown?.description.contains("known: demo") == true)
+
+        // One exercise's rule alone: a broken neighbour does not stand in its way.
+        try "exercise: [".write(to: directory.appendingPathComponent("broken.yaml"), atomically: true, encoding: .utf8)
+        #expect(try RuleBook.rule(for: "demo", in: directory.path).exercise == "demo")
+        #expect(throws: RuleError.self) { try RuleBook.rule(for: "broken", in: directory.path) }
+        let missing = #expect(throws: UnknownExercise.self) { try RuleBook.rule(for: "../demo", in: directory.path) }
+        #expect(missing?.known == ["broken", "demo"])
     }
 }

@@ -14,6 +14,12 @@ let package = Package(
         .executableTarget(
             name: "DecodeBenchmark",
             dependencies: [.product(name: "Media", package: "Spotter")]),
+        .executableTarget(
+            name: "ScoringBenchmark",
+            dependencies: [
+                .product(name: "Rules", package: "Spotter"), .product(name: "LandmarkTracks", package: "Spotter"),
+                .product(name: "SyntheticMotion", package: "Spotter"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,37 @@
+import Foundation
+import Rules
+
+/// A report as a few lines for a terminal.
+struct ReportSummary {
+    let report: SessionReport
+
+    var text: String {
+        var lines = ["\(report.source.path): \(report.exercise) (\(report.rulesVersion)), \(report.view.rawValue) view"]
+        if let held = report.holdMilliseconds {
+            lines.append("held \(seconds(held)), \(count(report.faults.count, "fault"))")
+        } else {
+            let faulty = report.reps.filter { !$0.faults.isEmpty }.count
+            lines.append("\(count(report.repCount, "rep")), \(faulty) with faults")
+            for rep in report.reps {
+                let faults = rep.faults.isEmpty ? "" : "  " + rep.faults.joined(separator: ", ")
+                lines.append("  rep \(rep.index)  \(seconds(rep.startMilliseconds))–\(seconds(rep.endMilliseconds))\(faults)")
+            }
+        }
+        if !report.faults.isEmpty {
+            lines.append("faults:")
+            for fault in report.faults {
+                let rep = fault.rep.map { "rep \($0)  " } ?? ""
+                lines.append("  \(seconds(fault.startMilliseconds))  \(rep)\(fault.code): \(fault.message)")
+            }
+        }
+        if !report.warnings.isEmpty {
+            lines.append("warnings:")
+            lines += report.warnings.map { "  \($0)" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func seconds(_ milliseconds: Int) -> String { String(format: "%.2f s", Double(milliseconds) / 1000) }
+
+    private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+}

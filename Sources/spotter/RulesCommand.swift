@@ -1,0 +1,220 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+import Rules
+
+extension Spotter {
+    /// Rule authoring, for admins: see what there is, check files, try them on tracks.
+    struct RulesCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rules",
+            abstract: "Author and check the exercise rules (Rules/*.yaml; see Rules/README.md).",
+            subcommands: [List.self, Show.self, Lint.self, Test.self])
+    }
+}
+
+extension Spotter.RulesCommand {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the exercises, their versions, views and fault codes.")
+
+        @OptionGroup var rules: RulesLocation
+
+        func run() throws {
+            let directory = try rules.directory()
+            let book: RuleBook
+            do { book = try RuleBook(directory: directory) } catch { throw commandFailure(error) }
+            let rows = book.rules.values.sorted { $0.exercise < $1.exercise }.map { rule in
+                [rule.exercise, rule.rulesVersion, rule.view.rawValue, rule.movementSummary, rule.faultCodes.joined(separator: ", ")]
+            }
+            print(table([["exercise", "version", "view", "counts", "faults"]] + rows), terminator: "")
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print an exercise's rule file.")
+
+        @Argument(help: "The exercise.")
+        var exercise: String
+
+        @OptionGroup var rules: RulesLocation
+
+        func run() throws {
+            let directory = try rules.directory()
+            do {
+                let rule = try RuleBook.rule(for: exercise, in: directory)
+                guard let text = FileManager.default.contents(atPath: rule.file) else {
+                    throw RuleError(file: rule.file, line: 0, reason: "cannot read the file")
+                }
+                print("# \(rule.file) (\(rule.rulesVersion))")
+                FileHandle.standardOutput.write(text)
+            } catch {
+                throw commandFailure(error)
+            }
+        }
+    }
+
+    struct Lint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check rule files: every problem as file:line: reason, exit 65 if there is one.",
+            discussion: "With no files, checks every file of the rules directory, and that each is named after its exercise.")
+
+        @Argument(help: "Rule files to check (default: the whole rules directory).")
+        var files: [String] = []
+
+        @OptionGroup var rules: RulesLocation
+
+        func run() throws {
+            var files = files
+            var checkNames = false
+            if files.isEmpty {
+                let directory = try rules.directory()
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+                files = names.filter { $0.hasSuffix(".yaml") }.sorted().map { directory + "/" + $0 }
+                guard !files.isEmpty else { throw commandFailure(.badInput, "\(directory): no rule files (*.yaml)") }
+                checkNames = true
+            }
+            var problems = 0
+            for file in files {
+                do {
+                    let rule = try RuleBook.load(file: file)
+                    if checkNames, (file as NSString).lastPathComponent != rule.exercise + ".yaml" {
+                        throw RuleError(file: file, line: 0, reason: "the file of exercise \"\(rule.exercise)\" must be named \(rule.exercise).yaml")
+                    }
+                    print("ok  \(file) (\(rule.rulesVersion), \(rule.movementSummary), faults: \(rule.faultCodes.joined(separator: ", ")))")
+                } catch {
+                    problems += 1
+                    FileHandle.standardError.write(Data("spotter: error: \(describeFailure(error).message)\n".utf8))
+                }
+            }
+            if problems > 0 { throw ExitCode(65) }
+        }
+    }
+}
+
+/// Columns padded to their widest cell.
+func table(_ rows: [[String]]) -> String {
+    let widths = rows.reduce(into: [Int]()) { widths, row in
+        for (index, cell) in row.enumerated() {
+            if index < widths.count { widths[index] = max(widths[index], cell.count) } else { widths.append(cell.count) }
+        }
+    }
+    return rows.map { row in
+        row.enumerated().map { index, cell in
+            index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+        }.joined(separator: "  ")
+    }.joined(separator: "\n") + "\n"
+}
+
+extension Spotter.RulesCommand {
+    struct Test: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Score landmark tracks with a rule, published or draft, and check what it finds.",
+            discussion: """
+                RULE is an exercise of the rules directory or the path of a rule file being written. \
+                Each track's reps, faults and hold time are printed; with --expect-… options, each \
+                track must match them. Fault counts are reps carrying the code (episodes, for holds). \
+                Exit 0 when every expectation holds, 1 when one does not, 65 for a malformed track or rule.
+                """)
+
+        @Argument(help: "An exercise name, or the path of a rule file (*.yaml).")
+        var rule: String
+
+        @Option(name: .customLong("landmarks"), help: ArgumentHelp("A track to score; repeat for more.", valueName: "track.jsonl"))
+        var tracks: [String]
+
+        @Option(help: "The rep count each track must give.")
+        var expectReps: Int?
+
+        @Option(help: ArgumentHelp(
+            "Fault counts each track must give, as CODE=N,… (codes not named must not occur; 'none' for no faults).",
+            valueName: "codes"))
+        var expectFaults: String?
+
+        @Option(help: ArgumentHelp("The range the hold time must fall in, as MIN-MAX milliseconds.", valueName: "min-max"))
+        var expectHoldMs: String?
+
+        @OptionGroup var rules: RulesLocation
+
+        func validate() throws {
+            guard !tracks.isEmpty else { throw ValidationError("give at least one track with --landmarks") }
+            if let expectFaults { _ = try Self.faultCounts(expectFaults) }
+            if let expectHoldMs { _ = try Self.holdRange(expectHoldMs) }
+        }
+
+        func run() throws {
+            let isFile = rule.hasSuffix(".yaml") || rule.contains("/")
+            let directory = isFile ? "" : try rules.directory()
+            let exerciseRule: ExerciseRule
+            do {
+                exerciseRule = isFile ? try RuleBook.load(file: rule) : try RuleBook.rule(for: rule, in: directory)
+            } catch {
+                throw commandFailure(error)
+            }
+            var failed = 0
+            for track in tracks {
+                let report: SessionReport
+                do { report = try SessionAnalysis.scoreTrack(at: track, rule: exerciseRule).report } catch { throw commandFailure(error) }
+                let found = Self.faultCounts(in: report)
+                let problems = expectations(report, found)
+                let held = report.holdMilliseconds.map { "held \($0) ms; " } ?? "\(report.repCount) reps; "
+                let faults = found.isEmpty ? "no faults" : "faults " + found.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+                print("\(problems.isEmpty ? "ok  " : "FAIL") \(track): \(exerciseRule.rulesVersion): \(held)\(faults)")
+                for problem in problems { print("     \(problem)") }
+                for warning in report.warnings { print("     warning: \(warning)") }
+                failed += problems.isEmpty ? 0 : 1
+            }
+            if failed > 0 {
+                print("\(failed) of \(tracks.count) track(s) did not meet the expectations")
+                throw ExitCode(1)
+            }
+        }
+
+        private func expectations(_ report: SessionReport, _ found: [String: Int]) -> [String] {
+            var problems: [String] = []
+            if let expectReps, report.repCount != expectReps {
+                problems.append("expected \(expectReps) reps, found \(report.repCount)")
+            }
+            if let expectFaults, let expected = try? Self.faultCounts(expectFaults) {
+                for code in Set(expected.keys).union(found.keys).sorted() where expected[code, default: 0] != found[code, default: 0] {
+                    problems.append("expected \(code)=\(expected[code, default: 0]), found \(found[code, default: 0])")
+                }
+            }
+            if let expectHoldMs, let range = try? Self.holdRange(expectHoldMs) {
+                let held = report.holdMilliseconds ?? 0
+                if !range.contains(held) { problems.append("expected a hold of \(range.lowerBound)–\(range.upperBound) ms, found \(held) ms") }
+            }
+            return problems
+        }
+
+        /// Reps carrying each code, or fault episodes in a hold.
+        static func faultCounts(in report: SessionReport) -> [String: Int] {
+            if report.holdMilliseconds != nil {
+                return report.faults.reduce(into: [:]) { $0[$1.code, default: 0] += 1 }
+            }
+            return report.reps.reduce(into: [:]) { counts, rep in
+                for code in Set(rep.faults) { counts[code, default: 0] += 1 }
+            }
+        }
+
+        static func faultCounts(_ text: String) throws -> [String: Int] {
+            if text == "none" { return [:] }
+            var counts: [String: Int] = [:]
+            for item in text.split(separator: ",") {
+                let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, !parts[0].isEmpty, let count = Int(parts[1]), count >= 0 else {
+                    throw ValidationError("--expect-faults takes CODE=N,… (or none), not \"\(item)\"")
+                }
+                counts[parts[0]] = count
+            }
+            return counts
+        }
+
+        static func holdRange(_ text: String) throws -> ClosedRange<Int> {
+            let parts = text.split(separator: "-", maxSplits: 1).compactMap { Int($0) }
+            guard parts.count == 2, parts[0] >= 0, parts[0] <= parts[1] else {
+                throw ValidationError("--expect-hold-ms takes MIN-MAX in milliseconds, not \"\(text)\"")
+            }
+            return parts[0]...parts[1]
+        }
+    }
+}

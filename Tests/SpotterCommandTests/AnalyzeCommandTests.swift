@@ -1,0 +1,201 @@
+import Foundation
+import LandmarkTracks
+import SyntheticMotion
+import TestSupport
+import Testing
+
+/// `spotter analyze` on landmark tracks, and `spotter rules`, run as users run them.
+@Suite("spotter analyze and rules")
+struct AnalyzeCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-analyze-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// A synthetic set of `exercise`, written as a track file; with its truth.
+    func trackFile(_ exercise: String, seed: UInt64 = 5, reps: Int = 5) throws -> (path: String, set: SyntheticSet) {
+        var conditions = SetConditions()
+        conditions.reps = reps
+        let set = SyntheticSessions.make(exercise, conditions, seed: seed)
+        let file = path("\(exercise)-\(seed).jsonl")
+        FileManager.default.createFile(atPath: file, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        defer { try? handle.close() }
+        let writer = try LandmarkTrackWriter(header: set.track.header) { handle.write($0) }
+        for frame in set.track.frames { try writer.append(frame) }
+        return (file, set)
+    }
+
+    func json(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test("--json prints exactly one spotter.report/v1 document on stdout, with the right reps")
+    func jsonReport() throws {
+        let (track, set) = try trackFile("squat")
+        let outcome = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "squat", "--json"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let report = try json(outcome.standardOutput)
+        #expect(report["format"] as? String == "spotter.report/v1")
+        #expect(report["exercise"] as? String == "squat" && report["rules_version"] as? String == "squat@1")
+        #expect(report["rep_count"] as? Int == set.reps.count)
+        #expect(report.keys.contains("hold_ms") && report["hold_ms"] is NSNull)
+        let source = try #require(report["source"] as? [String: Any])
+        #expect(source["frames"] as? Int == set.track.frames.count && source["width"] as? Int == 1280)
+        for key in ["path", "fps", "height", "duration_ms", "frames_with_pose"] { #expect(source[key] != nil, "source.\(key)") }
+        let reps = try #require(report["reps"] as? [[String: Any]])
+        for rep in reps {
+            for key in ["index", "start_ms", "bottom_ms", "end_ms", "metrics", "faults"] { #expect(rep[key] != nil, "reps[].\(key)") }
+            let metrics = try #require(rep["metrics"] as? [String: Double])
+            #expect(metrics["min_knee_angle"] != nil && metrics["duration_ms"] != nil)
+        }
+        let faults = try #require(report["faults"] as? [[String: Any]])
+        let truth = set.reps.reduce(0) { $0 + $1.faults.count }
+        #expect(faults.count >= truth && truth > 0, "the set has faults")
+        for fault in faults {
+            for key in ["code", "rep", "start_ms", "end_ms", "severity", "message"] { #expect(fault[key] != nil, "faults[].\(key)") }
+        }
+    }
+
+    @Test("a plank reports hold_ms and no reps")
+    func hold() throws {
+        let (track, set) = try trackFile("plank")
+        let outcome = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "plank", "--json"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let report = try json(outcome.standardOutput)
+        #expect(report["rep_count"] as? Int == 0)
+        let held = try #require(report["hold_ms"] as? Int)
+        let truth = try #require(set.holdMilliseconds)
+        #expect(abs(held - truth) <= truth / 10, "held \(held) ms, truth \(truth) ms")
+    }
+
+    @Test("--out and --html write the report and a self-contained page; stdout has the summary")
+    func files() throws {
+        let (track, set) = try trackFile("bicep_curl", seed: 8)
+        let out = path("curl.json"), html = path("curl.html")
+        let outcome = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "bicep_curl", "--out", out, "--html", html])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let summary = String(decoding: outcome.standardOutput, as: UTF8.self)
+        #expect(summary.contains("\(set.reps.count) reps"), "\(summary)")
+        let report = try json(try Data(contentsOf: URL(fileURLWithPath: out)))
+        #expect(report["rep_count"] as? Int == set.reps.count)
+
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.hasPrefix("<!doctype html>") && page.contains("<svg") && page.contains("</html>"))
+        #expect(page.contains("Biceps curl") && page.contains("Elbow angle over time"))
+        #expect(page.components(separatedBy: #"<rect class="rep"#).count - 1 == set.reps.count, "a band per rep")
+        #expect(page.components(separatedBy: "<tr").count - 1 >= set.reps.count + 1)
+        for code in Set((report["faults"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }) {
+            #expect(page.contains(#"<rect class="fault"#) && page.contains(code))
+        }
+        // Nothing fetched: no scripts, stylesheets, images or fonts from elsewhere.
+        for external in ["<script", "<link", "<img", "src=", "@import", "url("] { #expect(!page.contains(external), "\(external)") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test("a malformed track exits 65 naming file and line, and leaves no output behind")
+    func malformedTrack() throws {
+        let (track, _) = try trackFile("squat")
+        var lines = try String(contentsOfFile: track, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        lines[40] = lines[40].replacingOccurrences(of: "\"t_ms\"", with: "\"t_ns\"")[...]
+        try lines.joined(separator: "\n").write(toFile: track, atomically: true, encoding: .utf8)
+        let out = path("report.json"), html = path("report.html")
+        let outcome = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "squat", "--out", out, "--html", html, "--json"])
+        #expect(outcome.status == 65)
+        #expect(outcome.errorLines == ["spotter: error: \(track):41: the frame has no \"t_ms\""], "\(outcome.standardError)")
+        #expect(outcome.standardOutput.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: html))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test("a broken rule file exits 65 with file:line; an unknown exercise exits 64 listing the known ones")
+    func brokenRules() throws {
+        let (track, _) = try trackFile("squat")
+        let rules = path("rules")
+        try FileManager.default.createDirectory(atPath: rules, withIntermediateDirectories: true)
+        try "exercise: squat\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, toe]\n"
+            .write(toFile: rules + "/squat.yaml", atomically: true, encoding: .utf8)
+        let broken = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "squat", "--rules-dir", rules])
+        #expect(broken.status == 65)
+        #expect(broken.errorLines.count == 1 && broken.errorLines.first?.hasPrefix("spotter: error: \(rules)/squat.yaml:5: ") == true,
+                "\(broken.standardError)")
+        let fromEnvironment = try SpotterProcess.run(
+            ["analyze", "--landmarks", track, "--exercise", "squat"], environment: ["SPOTTER_RULES_DIR": rules])
+        #expect(fromEnvironment.status == 65)
+
+        let unknown = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "yoga"])
+        #expect(unknown.status == 64)
+        #expect(unknown.errorLines.first?.contains("no rule for exercise \"yoga\"") == true)
+        #expect(unknown.errorLines.first?.contains("squat") == true)
+    }
+
+    @Test("bad usage exits 64", arguments: [
+        ["analyze", "--exercise", "squat"],
+        ["analyze", "x.mp4", "--landmarks", "x.jsonl", "--exercise", "squat"],
+        ["analyze", "--landmarks", "x.jsonl", "--exercise", "squat", "--fps", "10"],
+        ["analyze", "--landmarks", "x.jsonl", "--exercise", "squat", "--hands", "on"],
+        ["analyze", "x.mp4", "--exercise", "squat", "--hands", "sometimes"],
+        ["analyze", "x.mp4"],
+        ["rules", "test", "squat"],
+        ["rules", "test", "squat", "--landmarks", "x.jsonl", "--expect-faults", "shallow_depth"],
+    ])
+    func badUsage(_ arguments: [String]) throws {
+        #expect(try SpotterProcess.run(arguments).status == 64)
+    }
+
+    @Test("rules list, show and lint describe the repository's rules")
+    func listShowLint() throws {
+        let list = try SpotterProcess.run(["rules", "list"])
+        #expect(list.status == 0)
+        let text = String(decoding: list.standardOutput, as: UTF8.self)
+        for exercise in SyntheticSessions.exercises { #expect(text.contains("\(exercise)@"), "\(exercise)") }
+        #expect(text.contains("hold on body_level"))
+
+        let show = try SpotterProcess.run(["rules", "show", "plank"])
+        #expect(show.status == 0 && String(decoding: show.standardOutput, as: UTF8.self).contains("code: hip_sag"))
+
+        let lint = try SpotterProcess.run(["rules", "lint"])
+        #expect(lint.status == 0, "\(lint.standardError)")
+        #expect(String(decoding: lint.standardOutput, as: UTF8.self).split(separator: "\n").count == 8)
+
+        let broken = path("broken.yaml")
+        try "exercise: demo\nversion: one\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let failing = try SpotterProcess.run(["rules", "lint", broken])
+        #expect(failing.status == 65)
+        #expect(failing.errorLines == ["spotter: error: \(broken):2: version: expected a whole number"], "\(failing.standardError)")
+    }
+
+    @Test("rules test checks a draft rule against tracks: exit 0 when expectations hold, 1 when not")
+    func ruleTest() throws {
+        let (track, set) = try trackFile("squat", seed: 21)
+        let leans = set.reps.filter { $0.faults.contains("forward_lean") }.count
+        var expected = "forward_lean=\(leans)"
+        if set.reps.contains(where: { $0.faults.contains("shallow_depth") }) {
+            expected += ",shallow_depth=\(set.reps.filter { $0.faults.contains("shallow_depth") }.count)"
+        }
+        let passing = try SpotterProcess.run(
+            ["rules", "test", "squat", "--landmarks", track, "--expect-reps", "\(set.reps.count)", "--expect-faults", expected])
+        #expect(passing.status == 0, "\(String(decoding: passing.standardOutput, as: UTF8.self))")
+
+        // A draft that leans stricter finds more.
+        let draft = path("squat-draft.yaml")
+        let published = try String(contentsOfFile: RuleFiles.directory + "/squat.yaml", encoding: .utf8)
+        try published.replacingOccurrences(of: "above: 45", with: "above: 5").write(toFile: draft, atomically: true, encoding: .utf8)
+        let failing = try SpotterProcess.run(
+            ["rules", "test", draft, "--landmarks", track, "--expect-reps", "\(set.reps.count)", "--expect-faults", expected])
+        #expect(failing.status == 1)
+        let text = String(decoding: failing.standardOutput, as: UTF8.self)
+        #expect(text.contains("FAIL \(track)") && text.contains("expected forward_lean=\(leans), found \(set.reps.count)"), "\(text)")
+    }
+}
+
+/// The repository's Rules/ directory.
+enum RuleFiles {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Rules").path
+}
