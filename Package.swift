@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "LandmarkTracksTests", dependencies: ["LandmarkTracks"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(
-            name: "PipelineTests", dependencies: ["Pipeline", "Media", "Landmarkers", "LandmarkTracks", "TestSupport"],
+            name: "PipelineTests", dependencies: ["Pipeline", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),
         .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "TestSupport", "SyntheticMotion", "LandmarkTracks"]),
     ],

@@ -133,6 +133,38 @@ struct AnalyzeCommandTests {
         #expect(unknown.errorLines.first?.contains("squat") == true)
     }
 
+    @Test("a video is decoded, landmarked and scored; --json, --out and --html as for tracks")
+    func video() throws {
+        let clip = try Clips.path("person.mp4")
+        let out = path("person.json"), html = path("person.html")
+        let outcome = try SpotterProcess.run(["analyze", clip, "--exercise", "squat", "--json", "--out", out, "--html", html])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let report = try json(outcome.standardOutput)
+        #expect(try json(try Data(contentsOf: URL(fileURLWithPath: out)))["source"] as? [String: AnyHashable]
+            == report["source"] as? [String: AnyHashable])
+        let source = try #require(report["source"] as? [String: Any])
+        #expect(source["path"] as? String == clip && source["frames"] as? Int == 10 && source["frames_with_pose"] as? Int == 10)
+        #expect(report["rep_count"] as? Int == 0)
+        #expect(try String(contentsOfFile: html, encoding: .utf8).contains("Knee angle over time"))
+    }
+
+    @Test("a video that is not one exits 65, and a missing engine 69, leaving no output behind")
+    func videoFailures() throws {
+        let notes = path("notes.mp4")
+        try "squat day".write(toFile: notes, atomically: true, encoding: .utf8)
+        let out = path("report.json")
+        let bad = try SpotterProcess.run(["analyze", notes, "--exercise", "squat", "--out", out])
+        #expect(bad.status == 65)
+        #expect(bad.errorLines.count == 1 && bad.errorLines[0].contains(notes), "\(bad.standardError)")
+
+        let missing = try SpotterProcess.run(
+            ["analyze", try Clips.path("person.mp4"), "--exercise", "squat", "--out", out],
+            environment: ["SPOTTER_MEDIAPIPE_LIBRARY": path("libmediapipe.so")])
+        #expect(missing.status == 69)
+        #expect(missing.errorLines.count == 1 && missing.errorLines[0].contains("ops/setup"), "\(missing.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.mp4"])
+    }
+
     @Test("bad usage exits 64", arguments: [
         ["analyze", "--exercise", "squat"],
         ["analyze", "x.mp4", "--landmarks", "x.jsonl", "--exercise", "squat"],
