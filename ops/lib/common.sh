@@ -29,7 +29,8 @@ MODELS_WHEEL=mediapipe-0.10.21-cp311-cp311-manylinux_2_28_x86_64.whl
 MODELS_WHEEL_SHA256=05dc4a9e593655a79558d05d6227d31018c2537a4bd3362b51e230cf22aecfe3
 FLATBUFFERS_WHEEL=flatbuffers-25.12.19-py2.py3-none-any.whl
 FLATBUFFERS_WHEEL_SHA256=7634f50c427838bb021c2d66a3d1168e9d199b0607e6329399f04846d42e20b4
-# MediaPipe's Python API, for the parity expectations and the benchmark only.
+# MediaPipe's Python API, for the parity expectations and the benchmark; numpy
+# alone also renders the synthetic test videos.
 NUMPY_WHEEL=numpy-2.3.5-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl
 NUMPY_WHEEL_SHA256=8cba086a43d54ca804ce711b2a940b16e452807acebe7852ff327f1ecd49b0d4
 CERTIFI_WHEEL=certifi-2025.11.12-py3-none-any.whl
@@ -92,4 +93,13 @@ unpack_mediapipe_python() {
   for wheel in "$ENGINE_WHEEL" "$NUMPY_WHEEL" "$CERTIFI_WHEEL"; do
     python3 -m zipfile -e "$DOWNLOAD_DIR/$wheel" "$1"
   done
+}
+
+# unpack_numpy DIR: unpacks the pinned numpy wheel alone into DIR, for
+# PYTHONPATH (ops/render-test-videos); nothing is installed. Needs CPython 3.11.
+unpack_numpy() {
+  python3 -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
+    || die "the pinned numpy wheel needs CPython 3.11 as python3 (found $(python3 --version 2>&1))"
+  fetch_wheel "$NUMPY_WHEEL" "$NUMPY_WHEEL_SHA256" numpy==2.3.5
+  python3 -m zipfile -e "$DOWNLOAD_DIR/$NUMPY_WHEEL" "$1"
 }
