@@ -36,6 +36,22 @@ public struct ExerciseRule: Sendable {
         }
     }
 
+    /// The signals a session is judged on with these faults: the movement's,
+    /// the metrics' and the faults' (with their events' triggers).
+    func signalsJudged(by faults: [FaultDefinition]) -> Set<String> {
+        var names: Set<String> = [keySignal]
+        switch movement {
+        case .reps(let reps): names.formUnion(reps.require.map(\.signal))
+        case .hold(let hold): names.formUnion(hold.conditions.map(\.signal))
+        }
+        names.formUnion(metrics.map(\.signal))
+        for fault in faults {
+            names.insert(fault.signal)
+            if case .event(let trigger, _) = fault.moment { names.insert(trigger.signal) }
+        }
+        return names
+    }
+
     /// The signal reps are counted on, or that the hold is judged by.
     var keySignal: String {
         switch movement {

@@ -46,8 +46,10 @@ public struct Scorer: Sendable {
         if rule.view != .any, view != .any, view != rule.view {
             warnings.append("camera_view: filmed from the \(view.rawValue); the \(rule.exercise) rules are written for a \(rule.view.rawValue) view")
         }
-        warnings += SessionChecks.visibilityWarnings(Array(series.values), context)
         let applicable = rule.faults.filter { $0.view == nil || $0.view == view }
+        // Only what this session is judged on: a front-view fault's landmarks do not matter from the side.
+        let judged = rule.signalsJudged(by: applicable)
+        warnings += SessionChecks.visibilityWarnings(rule.signals.filter { judged.contains($0.name) }.compactMap { series[$0.name] }, context)
         warnings += handWarnings(applicable, prepared)
 
         var reps: [SessionReport.Rep] = []

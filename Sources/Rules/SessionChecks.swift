@@ -4,12 +4,15 @@ import Foundation
 /// hard to see, and where the rule could not score.
 enum SessionChecks {
     /// Side when the shoulders and hips line up with the camera's axis, front
-    /// when they lie across it; from the world landmarks' depth.
+    /// when they lie across it; from the world landmarks' depth. The far side is
+    /// often hidden in a side view, so hidden landmarks count here: MediaPipe
+    /// still places them, and the view is what hides them.
     static func view(_ context: SignalContext) -> CameraView {
+        let track = context.track
         var angles: [Double] = []
-        for frame in 0..<context.track.frameCount where context.track.hasPose[frame] {
-            guard let ls = context.point(11, frame, .world), let rs = context.point(12, frame, .world),
-                  let lh = context.point(23, frame, .world), let rh = context.point(24, frame, .world) else { continue }
+        for frame in 0..<track.frameCount where track.hasPose[frame] {
+            let (ls, rs) = (track.world[track.slot(11)][frame], track.world[track.slot(12)][frame])
+            let (lh, rh) = (track.world[track.slot(23)][frame], track.world[track.slot(24)][frame])
             let pairs = [ls - rs, lh - rh].map { atan2(abs($0.z), abs($0.x)) * 180 / .pi }
             angles.append(pairs.reduce(0, +) / 2)
         }

@@ -47,6 +47,16 @@ struct SessionCheckTests {
         #expect(!report.warnings.contains { $0.hasPrefix("low_visibility: left ") })
     }
 
+    @Test("hidden landmarks that only a fault of another camera view reads are not warned about")
+    func visibilityOfUnjudgedSignals() throws {
+        // From the side, the squat's knee-tracking ratio (front view only) reads the hidden far knee.
+        let set = Self.set("squat") { $0.camera = .left; $0.hiddenFarSide = true }
+        let report = try Self.score("squat", set.track)
+        #expect(report.view == .side)
+        #expect(!report.warnings.contains { $0.hasPrefix("low_visibility: ") }, "\(report.warnings)")
+        #expect(report.repCount == set.reps.count)
+    }
+
     @Test("a span without the key landmarks is reported unscorable, and the reps around it still count")
     func unscorableSpan() throws {
         var set = Self.set("squat") { $0.reps = 6 }
