@@ -31,13 +31,17 @@ extension LandmarkTrack {
     /// Reads and checks a track: the header's format and size, every frame's
     /// shape (33 pose rows, 21 hand rows, 3 or 5 finite numbers a row) and
     /// timestamps in increasing order. Errors name the file and the line.
+    ///
+    /// The header is decoded by `JSONDecoder`; the frames, nearly all of a
+    /// track, by `FrameLineParser`, to the same values many times faster.
     public init(contentsOf data: Data, name: String) throws {
         var lineNumber = 0
         var header: LandmarkTrackHeader?
         var frames: [LandmarkTrackFrame] = []
         let decoder = JSONDecoder()
-        for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        for lineRange in Self.lineRanges(in: data) {
             lineNumber += 1
+            let line = data[lineRange]
             let trimmed = line.last == 0x0D ? line.dropLast() : line
             if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             func fail(_ reason: String) -> TrackError { TrackError(file: name, line: lineNumber, reason: reason) }
@@ -53,7 +57,7 @@ extension LandmarkTrack {
                     header = decoded
                     continue
                 }
-                let frame = try decoder.decode(LandmarkTrackFrame.self, from: trimmed)
+                let frame = try trimmed.withUnsafeBytes { try FrameLineParser.frame(in: $0) }
                 if let previous = frames.last?.timestampMilliseconds, frame.timestampMilliseconds <= previous {
                     throw fail("t_ms \(frame.timestampMilliseconds) does not follow \(previous): frames must be in time order")
                 }
@@ -61,16 +65,36 @@ extension LandmarkTrack {
                 frames.append(frame)
             } catch let error as TrackError {
                 throw error
+            } catch let failure as FrameLineParser.Failure {
+                throw fail(failure.reason)
             } catch let error as DecodingError {
-                throw fail(Self.describe(error, header: header == nil))
+                throw fail(Self.describe(headerError: error))
             }
         }
         guard let header else { throw TrackError(file: name, line: 1, reason: "empty track: no header line") }
         self.init(header: header, frames: frames)
     }
 
-    private static func describe(_ error: DecodingError, header: Bool) -> String {
-        let what = header ? "header" : "frame"
+    /// Where the lines of `data` are, without their line breaks: what
+    /// `data.split(separator: 0x0A, omittingEmptySubsequences: false)` gives,
+    /// found with `memchr`, which is many times faster.
+    private static func lineRanges(in data: Data) -> [Range<Data.Index>] {
+        data.withUnsafeBytes { bytes in
+            var ranges: [Range<Data.Index>] = []
+            var start = 0
+            while start < bytes.count, let base = bytes.baseAddress,
+                  let lineBreak = memchr(base + start, 0x0A, bytes.count - start) {
+                let end = base.distance(to: UnsafeRawPointer(lineBreak))
+                ranges.append(data.startIndex + start..<data.startIndex + end)
+                start = end + 1
+            }
+            ranges.append(data.startIndex + start..<data.endIndex)
+            return ranges
+        }
+    }
+
+    private static func describe(headerError error: DecodingError) -> String {
+        let what = "header"
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return keys.isEmpty ? "" : " at \(keys.hasPrefix(".") ? String(keys.dropFirst()) : keys)"
