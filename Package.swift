@@ -72,6 +72,7 @@ let package = Package(
             name: "LandmarkersTests", dependencies: ["Landmarkers", "TestSupport"],
             resources: [.copy("Expectations")]),
         .testTarget(name: "LandmarkTracksTests", dependencies: ["LandmarkTracks"]),
+        .testTarget(name: "ReportPagesTests", dependencies: ["ReportPages", "Rules", "LandmarkTracks", "SyntheticMotion"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(
             name: "PipelineTests", dependencies: ["Pipeline", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
