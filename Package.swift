@@ -51,13 +51,20 @@ let package = Package(
         // Reports as self-contained HTML pages for coaches, with the key signal plotted.
         .target(name: "ReportPages", dependencies: ["Rules"]),
 
+        // libpq (PostgreSQL 15 client on Debian 12), and a small Swift layer over it.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "Postgres", dependencies: ["CLibPQ"]),
+
+        // Store stage: migrations, the job queue, analyses and their reps and faults in PostgreSQL.
+        .target(name: "Store", dependencies: ["Postgres", "Rules", "LandmarkTracks"]),
+
         // Runs the stages for one input; the only module that sees every stage.
-        .target(name: "Pipeline", dependencies: ["Media", "Landmarkers", "LandmarkTracks", "Rules"]),
+        .target(name: "Pipeline", dependencies: ["Media", "Landmarkers", "LandmarkTracks", "Rules", "Postgres", "Store"]),
 
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Pipeline", "Media", "Landmarkers", "Rules", "ReportPages",
+                "Pipeline", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

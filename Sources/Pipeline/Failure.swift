@@ -1,7 +1,9 @@
 import LandmarkTracks
 import Landmarkers
 import Media
+import Postgres
 import Rules
+import Store
 
 /// What kind of failure an error of any stage is, as the command line and the
 /// worker tell them apart (exit statuses, retrying or failing a job).
@@ -36,6 +38,13 @@ public func describeFailure(_ error: any Error) -> (kind: FailureKind, message: 
         (.badInput, error.description)
     case let error as UnknownExercise:
         (.usage, error.description)
+    case let error as PostgresError:
+        (error.code == .connectionFailed || error.code == .connectionLost ? .unavailable : .internalError,
+         "database: \(error)")
+    case let error as MigrationError:
+        (.badInput, error.description)
+    case let error as JobQueueError:
+        (error.code == .leaseLost ? .internalError : .usage, error.message)
     case let error as PipelineError:
         (error.code == .outputFailed ? .cannotCreate : .badInput, error.message)
     default:

@@ -62,22 +62,4 @@ public struct RuleBook: Sendable {
         }
         return rule
     }
-
-    /// Where the rules are: `$SPOTTER_RULES_DIR`, else a `Rules` directory beside
-    /// or above the executable (a build inside the repository finds the repository's).
-    public static func defaultDirectory(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        executable: String = CommandLine.arguments.first ?? ""
-    ) -> String? {
-        if let explicit = environment["SPOTTER_RULES_DIR"], !explicit.isEmpty { return explicit }
-        var directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("Rules")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("squat.yaml").path) {
-                return candidate.path
-            }
-            directory.deleteLastPathComponent()
-        }
-        return nil
-    }
 }

@@ -116,7 +116,7 @@ struct RulesLocation: ParsableArguments {
 
     func directory() throws -> String {
         if let rulesDir { return rulesDir }
-        guard let found = RuleBook.defaultDirectory() else {
+        guard let found = InstallationDirectory.find("Rules", marker: "squat.yaml", environmentVariable: "SPOTTER_RULES_DIR") else {
             throw commandFailure(
                 .unavailable, "no rules directory found; set SPOTTER_RULES_DIR or pass --rules-dir (the repository's Rules/)")
         }

@@ -1,0 +1,78 @@
+/// An error talking to PostgreSQL: the server could not be reached, the
+/// connection was lost, the server refused a statement, or a value in a row was
+/// not what the caller asked for.
+///
+/// `message` is safe to show: it never holds a password or a parameter value.
+/// `sqlState` is the server's five-character SQLSTATE when the server reported
+/// one, such as `23505` for a unique violation.
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        enum Base: String, Hashable, Sendable {
+            case connectionFailed
+            case connectionLost
+            case server
+            case decoding
+        }
+
+        let base: Base
+
+        /// The server could not be reached or refused the connection.
+        public static let connectionFailed = Code(base: .connectionFailed)
+        /// The connection broke while a statement was on its way; whether the
+        /// statement took effect is unknown unless it ran in a transaction.
+        public static let connectionLost = Code(base: .connectionLost)
+        /// The server refused the statement; `sqlState` says why.
+        public static let server = Code(base: .server)
+        /// A column's value could not be read as the type asked for.
+        public static let decoding = Code(base: .decoding)
+
+        public var description: String { base.rawValue }
+    }
+
+    public var code: Code
+    public var message: String
+    /// The SQLSTATE the server reported, if any.
+    public var sqlState: String?
+    /// The server's detail and hint lines, if any.
+    public var detail: String?
+    public var hint: String?
+    public var file: String
+    public var line: Int
+
+    public init(
+        _ code: Code, _ message: String, sqlState: String? = nil, detail: String? = nil, hint: String? = nil,
+        file: String = #fileID, line: Int = #line
+    ) {
+        self.code = code
+        self.message = message
+        self.sqlState = sqlState
+        self.detail = detail
+        self.hint = hint
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String {
+        var text = message
+        if let sqlState { text += " (SQLSTATE \(sqlState))" }
+        if let detail { text += "; \(detail)" }
+        return text
+    }
+
+    /// Whether trying again later may succeed: the server was unreachable, the
+    /// connection broke, or the server reported a transient condition
+    /// (serialization failure, deadlock, shutting down, too many connections).
+    public var isTransient: Bool {
+        switch code.base {
+        case .connectionFailed, .connectionLost: return true
+        case .decoding: return false
+        case .server:
+            guard let sqlState else { return false }
+            return sqlState.hasPrefix("08") || sqlState.hasPrefix("53") || sqlState.hasPrefix("57P")
+                || sqlState == "40001" || sqlState == "40P01"
+        }
+    }
+
+    /// A unique constraint was violated (SQLSTATE 23505).
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+}

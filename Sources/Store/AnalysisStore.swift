@@ -1,0 +1,73 @@
+import Foundation
+import LandmarkTracks
+import Postgres
+import Rules
+
+/// Writes a finished job's results: the report, its reps and faults as rows, the
+/// packed landmark track and the `analysis.completed` outbox event, together with
+/// the job's completion, in one transaction. A worker that lost its lease writes
+/// nothing.
+public struct AnalysisStore: Sendable {
+    public let queue: JobQueue
+
+    public init(queue: JobQueue) {
+        self.queue = queue
+    }
+
+    /// Stores the results of `claimed` and completes its job; returns the analysis id.
+    @discardableResult
+    public func complete(_ claimed: ClaimedJob, report: SessionReport, track: LandmarkTrack) async throws -> UUID {
+        let packed = LandmarkTrackPacking.pack(track)
+        return try await queue.connection.transaction { [queue] session in
+            let job = claimed.job
+            try queue.complete(claimed.lease, in: session)
+            let reportJSON = String(decoding: report.jsonData(pretty: false), as: UTF8.self)
+            let analysisID: UUID = try session.query("""
+                INSERT INTO analyses (organization_id, session_id, job_id, exercise, rules_version, rep_count, hold_ms, report)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) RETURNING id
+                """,
+                [job.organizationID, job.sessionID, job.id, report.exercise, report.rulesVersion, report.repCount,
+                 report.holdMilliseconds, reportJSON])[0].decode("id")
+            for rep in report.reps {
+                try session.query("""
+                    INSERT INTO reps (analysis_id, index, start_ms, bottom_ms, end_ms, metrics)
+                    VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+                    """,
+                    [analysisID, rep.index, rep.startMilliseconds, rep.bottomMilliseconds, rep.endMilliseconds,
+                     try Self.json(rep.metrics)])
+            }
+            for fault in report.faults {
+                try session.query("""
+                    INSERT INTO faults (analysis_id, rep_index, code, severity, start_ms, end_ms, message)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7)
+                    """,
+                    [analysisID, fault.rep, fault.code, fault.severity, fault.startMilliseconds, fault.endMilliseconds,
+                     fault.message])
+            }
+            try session.query("""
+                INSERT INTO landmark_tracks (session_id, packing, frame_count, data) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (session_id) DO UPDATE
+                SET packing = EXCLUDED.packing, frame_count = EXCLUDED.frame_count, data = EXCLUDED.data, created_at = now()
+                """, [job.sessionID, LandmarkTrackPacking.name, track.frames.count, packed])
+            try session.query(
+                "UPDATE sessions SET duration_ms = $2, updated_at = now() WHERE id = $1",
+                [job.sessionID, report.source.durationMilliseconds])
+            try OutboxEvent.analysisCompleted(job: job, analysisID: analysisID, report: report).insert(session)
+            return analysisID
+        }
+    }
+
+    /// The packed landmark track stored for a session, unpacked; nil when there is none.
+    public func track(sessionID: UUID) async throws -> LandmarkTrack? {
+        let rows = try await queue.connection.query(
+            "SELECT data FROM landmark_tracks WHERE session_id = $1", [sessionID])
+        guard let row = rows.first else { return nil }
+        return try LandmarkTrackPacking.unpack(try row.decode("data"), name: "the stored track of session \(sessionID)")
+    }
+
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

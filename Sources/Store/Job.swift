@@ -1,0 +1,129 @@
+import Foundation
+import Postgres
+
+/// What a job does with its session.
+public enum JobKind: String, Sendable, Codable {
+    /// Decode the video, find the landmarks, score them.
+    case analyzeVideo = "analyze_video"
+    /// Score a landmark track uploaded from a phone; no models run.
+    case scoreTrack = "score_track"
+}
+
+/// A job as the queue keeps it.
+public struct Job: Sendable, Equatable, Codable {
+    public var id: Int64
+    public var organizationID: UUID
+    public var sessionID: UUID
+    public var kind: JobKind
+    public var idempotencyKey: String
+    public var state: JobState
+    public var priority: Int
+    public var runAt: Date
+    public var attempts: Int
+    public var maxAttempts: Int
+    public var leaseExpirations: Int
+    public var leasedBy: String?
+    public var heartbeatAt: Date?
+    public var cancelRequested: Bool
+    public var lastError: String?
+    public var createdAt: Date
+    public var finishedAt: Date?
+
+    /// The columns `init(row:)` reads, qualified by the jobs table's alias `j`.
+    static let columns = """
+        j.id, j.organization_id, j.session_id, j.kind, j.idempotency_key, j.state, j.priority, j.run_at,
+        j.attempts, j.max_attempts, j.lease_expirations, j.leased_by, j.heartbeat_at, j.cancel_requested,
+        j.last_error, j.created_at, j.finished_at
+        """
+
+    init(row: PostgresRow) throws {
+        id = try row.decode("id")
+        organizationID = try row.decode("organization_id")
+        sessionID = try row.decode("session_id")
+        idempotencyKey = try row.decode("idempotency_key")
+        guard let kind = JobKind(rawValue: try row.decode("kind")), let state = JobState(rawValue: try row.decode("state"))
+        else { throw PostgresError(.decoding, "job \(id) has an unknown kind or state") }
+        self.kind = kind
+        self.state = state
+        priority = try row.decode("priority")
+        runAt = try row.decode("run_at")
+        attempts = try row.decode("attempts")
+        maxAttempts = try row.decode("max_attempts")
+        leaseExpirations = try row.decode("lease_expirations")
+        leasedBy = try row.decode("leased_by", as: String?.self)
+        heartbeatAt = try row.decode("heartbeat_at", as: Date?.self)
+        cancelRequested = try row.decode("cancel_requested")
+        lastError = try row.decode("last_error", as: String?.self)
+        createdAt = try row.decode("created_at")
+        finishedAt = try row.decode("finished_at", as: Date?.self)
+    }
+
+    var lifecycle: JobLifecycle {
+        JobLifecycle(
+            state: state, attempts: attempts, maxAttempts: maxAttempts, leaseExpirations: leaseExpirations,
+            cancelRequested: cancelRequested)
+    }
+}
+
+/// A worker's hold on a running job: only the holder of `id` may finish the job,
+/// and only until `expiresAt` unless it heartbeats.
+public struct Lease: Sendable, Equatable {
+    public var jobID: Int64
+    public var id: UUID
+    public var expiresAt: Date
+}
+
+/// A job a worker claimed, with what it needs to run it.
+public struct ClaimedJob: Sendable {
+    public var job: Job
+    public var lease: Lease
+    public var exercise: String
+    /// A local path or an http(s) URL of the video or track.
+    public var sourceURI: String
+}
+
+/// An upload to analyse: a session and its job, made once per idempotency key.
+public struct AnalysisRequest: Sendable {
+    public var organizationID: UUID
+    public var athleteID: UUID?
+    public var exercise: String
+    public var kind: JobKind
+    public var sourceURI: String
+    /// Repeating an upload with the same key returns the first job instead of making another.
+    public var idempotencyKey: String
+    public var priority: Int
+    public var runAt: Date?
+    public var maxAttempts: Int
+
+    public init(
+        organizationID: UUID, athleteID: UUID? = nil, exercise: String, kind: JobKind, sourceURI: String,
+        idempotencyKey: String, priority: Int = 0, runAt: Date? = nil, maxAttempts: Int = 5
+    ) {
+        self.organizationID = organizationID
+        self.athleteID = athleteID
+        self.exercise = exercise
+        self.kind = kind
+        self.sourceURI = sourceURI
+        self.idempotencyKey = idempotencyKey
+        self.priority = priority
+        self.runAt = runAt
+        self.maxAttempts = maxAttempts
+    }
+}
+
+/// A queue operation that cannot be done: the job is missing, the caller's lease
+/// is gone, or the job's state does not allow it.
+public struct JobQueueError: Error, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        case notFound
+        /// The lease expired or was taken over; the caller must not finish the job.
+        case leaseLost
+        case invalidState
+    }
+
+    public var code: Code
+    public var jobID: Int64
+    public var message: String
+
+    public var description: String { message }
+}

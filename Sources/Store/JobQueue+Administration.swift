@@ -1,0 +1,72 @@
+import Foundation
+import Postgres
+
+extension JobQueue {
+    /// Jobs, newest first, optionally of one state and one organization.
+    public func list(state: JobState? = nil, organizationID: UUID? = nil, limit: Int = 50) async throws -> [Job] {
+        try await connection.query("""
+            SELECT \(Job.columns) FROM jobs AS j
+            WHERE ($1::text IS NULL OR j.state = $1) AND ($2::uuid IS NULL OR j.organization_id = $2)
+            ORDER BY j.id DESC LIMIT $3
+            """, [state?.rawValue, organizationID, limit]
+        ).map(Job.init(row:))
+    }
+
+    /// One job, or nil when there is none with that id (in that organization, when given).
+    public func job(_ id: Int64, organizationID: UUID? = nil) async throws -> Job? {
+        try await connection.query(
+            "SELECT \(Job.columns) FROM jobs AS j WHERE j.id = $1 AND ($2::uuid IS NULL OR j.organization_id = $2)",
+            [id, organizationID]
+        ).first.map(Job.init(row:))
+    }
+
+    /// Cancels a queued job at once; asks a running job's worker to stop it (its
+    /// next heartbeat learns of it). Returns the job afterwards.
+    public func cancel(_ id: Int64, organizationID: UUID? = nil) async throws -> Job {
+        try await administer(id, organizationID: organizationID, .cancelRequested, reason: "cancelled")
+    }
+
+    /// Queues a failed, dead or cancelled job again with fresh attempts.
+    public func retry(_ id: Int64, organizationID: UUID? = nil) async throws -> Job {
+        try await administer(id, organizationID: organizationID, .retryRequested, reason: nil)
+    }
+
+    private func administer(
+        _ id: Int64, organizationID: UUID?, _ event: JobLifecycle.Event, reason: String?
+    ) async throws -> Job {
+        guard let current = try await job(id, organizationID: organizationID) else {
+            throw JobQueueError(code: .notFound, jobID: id, message: "there is no job \(id)")
+        }
+        var lifecycle = current.lifecycle
+        guard (try? lifecycle.apply(event)) != nil else {
+            let allowed = event == .retryRequested ? "only failed, dead or cancelled jobs can be retried" : "it is over"
+            throw JobQueueError(code: .invalidState, jobID: id, message: "job \(id) is \(current.state.rawValue); \(allowed)")
+        }
+        try await connection.transaction { [self] session in
+            _ = try transition(id, lease: nil, event, reason: reason, session)
+        }
+        guard let job = try await job(id) else {
+            throw JobQueueError(code: .notFound, jobID: id, message: "job \(id) disappeared")
+        }
+        return job
+    }
+
+    /// Deletes finished jobs older than `retention`, `batchSize` rows per
+    /// statement so that no long lock is held; returns how many went. Their
+    /// sessions and analyses stay.
+    @discardableResult
+    public func deleteFinished(olderThan retention: Duration, batchSize: Int = 1000) async throws -> Int {
+        var deleted = 0
+        while true {
+            let rows = try await connection.query("""
+                DELETE FROM jobs WHERE id IN (
+                    SELECT id FROM jobs
+                    WHERE finished_at < now() - $1 * interval '1 millisecond'
+                    ORDER BY finished_at LIMIT $2
+                    FOR UPDATE SKIP LOCKED)
+                """, [retention.milliseconds, batchSize])
+            deleted += rows.affectedRows
+            if rows.affectedRows < batchSize { return deleted }
+        }
+    }
+}

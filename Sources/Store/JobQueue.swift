@@ -1,0 +1,232 @@
+import Foundation
+import Postgres
+
+/// The job queue in PostgreSQL, shared by any number of workers on any number of hosts.
+///
+/// Workers claim with `FOR UPDATE SKIP LOCKED` and hold an explicit lease,
+/// extended by heartbeats; finishing a job is fenced by the lease id, so a
+/// worker that lost its lease can neither complete nor overwrite the job. Jobs
+/// whose lease ran out go back to the queue without spending an attempt.
+public struct JobQueue: Sendable {
+    /// The channel `NOTIFY` wakes workers on when a job becomes ready.
+    public static let channel = "spotter_jobs"
+
+    public let connection: PostgresConnection
+    /// How long a lease lasts without a heartbeat.
+    public var leaseDuration: Duration
+    public var retryPolicy: RetryPolicy
+
+    public init(connection: PostgresConnection, leaseDuration: Duration = .seconds(30), retryPolicy: RetryPolicy = RetryPolicy()) {
+        self.connection = connection
+        self.leaseDuration = leaseDuration
+        self.retryPolicy = retryPolicy
+    }
+
+    /// Makes the session and its job, or returns the job an earlier request with
+    /// the same idempotency key made (`created` false).
+    public func enqueue(_ request: AnalysisRequest) async throws -> (job: Job, created: Bool) {
+        do {
+            return try await insert(request)
+        } catch let error as PostgresError where error.isUniqueViolation {
+            // Another request with the same key won the race; its job is the one.
+            return try await insert(request)
+        }
+    }
+
+    private func insert(_ request: AnalysisRequest) async throws -> (job: Job, created: Bool) {
+        try await connection.transaction { session in
+            if let existing = try Self.job(idempotencyKey: request.idempotencyKey, organizationID: request.organizationID, session) {
+                return (existing, false)
+            }
+            let sessionRow = try session.query("""
+                INSERT INTO sessions (organization_id, athlete_id, exercise, source_kind, source_uri)
+                VALUES ($1, $2, $3, $4, $5) RETURNING id
+                """,
+                [request.organizationID, request.athleteID, request.exercise,
+                 request.kind == .analyzeVideo ? "video" : "track", request.sourceURI])
+            let sessionID: UUID = try sessionRow[0].decode("id")
+            let rows = try session.query("""
+                INSERT INTO jobs AS j (organization_id, session_id, kind, idempotency_key, priority, run_at, max_attempts)
+                VALUES ($1, $2, $3, $4, $5, COALESCE($6, now()), $7)
+                RETURNING \(Job.columns)
+                """,
+                [request.organizationID, sessionID, request.kind.rawValue, request.idempotencyKey, request.priority,
+                 request.runAt, request.maxAttempts])
+            try session.query("SELECT pg_notify($1, '')", [Self.channel])
+            return (try Job(row: rows[0]), true)
+        }
+    }
+
+    /// Leases the most urgent ready job to `worker`, or returns nil when none is ready.
+    public func claim(worker: String) async throws -> ClaimedJob? {
+        let leaseMilliseconds = leaseDuration.milliseconds
+        return try await connection.transaction { session in
+            let rows = try session.query("""
+                WITH next AS (
+                    SELECT id FROM jobs
+                    WHERE state = 'queued' AND run_at <= now()
+                    ORDER BY priority DESC, run_at, id
+                    LIMIT 1
+                    FOR UPDATE SKIP LOCKED)
+                UPDATE jobs AS j
+                SET state = 'running', lease_id = gen_random_uuid(), leased_by = $1, heartbeat_at = now(),
+                    lease_expires_at = now() + $2 * interval '1 millisecond', updated_at = now()
+                FROM next WHERE j.id = next.id
+                RETURNING \(Job.columns), j.lease_id, j.lease_expires_at,
+                    (SELECT exercise FROM sessions WHERE id = j.session_id) AS exercise,
+                    (SELECT source_uri FROM sessions WHERE id = j.session_id) AS source_uri
+                """, [worker, leaseMilliseconds])
+            guard let row = rows.first else { return nil }
+            let job = try Job(row: row)
+            try session.query(
+                "UPDATE sessions SET status = 'analysing', updated_at = now() WHERE id = $1", [job.sessionID])
+            return ClaimedJob(
+                job: job, lease: Lease(jobID: job.id, id: try row.decode("lease_id"), expiresAt: try row.decode("lease_expires_at")),
+                exercise: try row.decode("exercise"), sourceURI: try row.decode("source_uri"))
+        }
+    }
+
+    /// What a heartbeat found.
+    public enum HeartbeatOutcome: Sendable, Equatable {
+        /// The lease was extended; `cancelRequested` says whether someone asked the job to stop.
+        case held(Lease, cancelRequested: Bool)
+        /// The lease is gone: the worker must stop the job and not finish it.
+        case lost
+    }
+
+    /// Extends the lease by `leaseDuration` from now.
+    public func heartbeat(_ lease: Lease) async throws -> HeartbeatOutcome {
+        let rows = try await connection.query("""
+            UPDATE jobs SET heartbeat_at = now(), lease_expires_at = now() + $3 * interval '1 millisecond'
+            WHERE id = $1 AND lease_id = $2 AND state = 'running'
+            RETURNING lease_expires_at, cancel_requested
+            """, [lease.jobID, lease.id, leaseDuration.milliseconds])
+        guard let row = rows.first else { return .lost }
+        var extended = lease
+        extended.expiresAt = try row.decode("lease_expires_at")
+        return .held(extended, cancelRequested: try row.decode("cancel_requested"))
+    }
+
+    /// Marks the job succeeded inside the caller's transaction, so that it commits
+    /// together with the job's results; throws `leaseLost` (and the caller's
+    /// transaction rolls back) when the lease is no longer the caller's.
+    public func complete(_ lease: Lease, in session: PostgresSession) throws {
+        try transition(lease.jobID, lease: lease, .succeeded, reason: nil, session)
+    }
+
+    /// Records a failed run: retried later with backoff, failed at once, or dead
+    /// after the last attempt. Returns the job's new state.
+    @discardableResult
+    public func fail(_ lease: Lease, _ kind: JobFailureKind, reason: String) async throws -> JobState {
+        let jitter = Double.random(in: -1...1)
+        return try await connection.transaction { [self] session in
+            try transition(lease.jobID, lease: lease, .failed(kind, jitter: jitter), reason: reason, session).state
+        }
+    }
+
+    /// Gives a running job back: queued again without spending an attempt, or
+    /// cancelled when that was asked for.
+    public func release(_ lease: Lease) async throws {
+        try await connection.transaction { [self] session in
+            _ = try transition(lease.jobID, lease: lease, .released, reason: nil, session)
+        }
+    }
+
+    /// Marks a running job cancelled after its worker stopped it on request.
+    public func stoppedForCancellation(_ lease: Lease) async throws {
+        try await connection.transaction { [self] session in
+            _ = try transition(lease.jobID, lease: lease, .stoppedForCancellation, reason: "cancelled", session)
+        }
+    }
+
+    /// Requeues (or buries) running jobs whose lease ran out; returns their ids.
+    @discardableResult
+    public func reapExpiredLeases() async throws -> [Int64] {
+        try await connection.transaction { [self] session in
+            let rows = try session.query("""
+                SELECT id FROM jobs WHERE state = 'running' AND lease_expires_at < now()
+                ORDER BY id FOR UPDATE SKIP LOCKED
+                """)
+            let ids = try rows.map { try $0.decode("id", as: Int64.self) }
+            for id in ids {
+                try transition(id, lease: nil, .leaseExpired, reason: "the worker stopped heartbeating", session)
+            }
+            return ids
+        }
+    }
+
+    /// Reads the job's row, applies `event` through the job's lifecycle and
+    /// writes the outcome, with the session's status to match.
+    @discardableResult
+    func transition(
+        _ jobID: Int64, lease: Lease?, _ event: JobLifecycle.Event, reason: String?, _ session: PostgresSession
+    ) throws -> JobLifecycle {
+        let rows = try session.query(
+            "SELECT \(Job.columns), j.lease_id FROM jobs AS j WHERE j.id = $1 FOR UPDATE", [jobID])
+        guard let row = rows.first else {
+            throw JobQueueError(code: .notFound, jobID: jobID, message: "there is no job \(jobID)")
+        }
+        let job = try Job(row: row)
+        if let lease, try row.decode("lease_id", as: UUID?.self) != lease.id {
+            throw JobQueueError(
+                code: .leaseLost, jobID: jobID, message: "the lease on job \(jobID) is no longer this worker's")
+        }
+        var lifecycle = job.lifecycle
+        let effect: JobLifecycle.Effect
+        do {
+            effect = try lifecycle.apply(event, retryPolicy: retryPolicy)
+        } catch let error as JobLifecycle.InvalidTransition {
+            throw JobQueueError(code: .invalidState, jobID: jobID, message: "job \(jobID) is \(job.state.rawValue): \(error)")
+        }
+        var runAgainMilliseconds: Int64?
+        if case .runAgain(let delay) = effect { runAgainMilliseconds = delay.milliseconds }
+        try session.query("""
+            UPDATE jobs SET
+                state = $2, attempts = $3, lease_expirations = $4, cancel_requested = $5,
+                run_at = CASE WHEN $6::bigint IS NULL THEN run_at ELSE now() + $6 * interval '1 millisecond' END,
+                last_error = COALESCE($7, last_error),
+                lease_id = CASE WHEN $2 = 'running' THEN lease_id END,
+                lease_expires_at = CASE WHEN $2 = 'running' THEN lease_expires_at END,
+                leased_by = CASE WHEN $2 = 'running' THEN leased_by END,
+                finished_at = CASE WHEN $2 IN ('succeeded', 'failed', 'dead', 'cancelled') THEN now() END,
+                updated_at = now()
+            WHERE id = $1
+            """,
+            [jobID, lifecycle.state.rawValue, lifecycle.attempts, lifecycle.leaseExpirations, lifecycle.cancelRequested,
+             runAgainMilliseconds, reason])
+        try updateSessionStatus(job.sessionID, lifecycle.state, reason: reason, session)
+        if lifecycle.state == .failed || lifecycle.state == .dead {
+            try OutboxEvent.analysisFailed(job: job, state: lifecycle.state, reason: reason ?? "failed").insert(session)
+        }
+        if lifecycle.state == .queued { try session.query("SELECT pg_notify($1, '')", [Self.channel]) }
+        return lifecycle
+    }
+
+    private func updateSessionStatus(_ sessionID: UUID, _ state: JobState, reason: String?, _ session: PostgresSession) throws {
+        let status: String = switch state {
+        case .queued: "pending"
+        case .running: "analysing"
+        case .succeeded: "analysed"
+        case .failed, .dead: "failed"
+        case .cancelled: "cancelled"
+        }
+        try session.query("""
+            UPDATE sessions SET status = $2, failure_reason = CASE WHEN $2 = 'failed' THEN $3 END, updated_at = now()
+            WHERE id = $1
+            """, [sessionID, status, reason])
+    }
+
+    static func job(idempotencyKey: String, organizationID: UUID, _ session: PostgresSession) throws -> Job? {
+        try session.query(
+            "SELECT \(Job.columns) FROM jobs AS j WHERE j.organization_id = $1 AND j.idempotency_key = $2",
+            [organizationID, idempotencyKey]
+        ).first.map(Job.init(row:))
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Postgres
+import Rules
+
+/// An event for the webhook dispatcher, written in the same transaction as what
+/// it announces, so that none is lost and none announces something undone.
+struct OutboxEvent {
+    /// The stable `webhook-id` of every delivery of this event.
+    var eventID: String
+    var organizationID: UUID
+    var type: String
+    var payload: [String: PayloadValue]
+
+    enum PayloadValue: Encodable {
+        case text(String)
+        case number(Int)
+        case counts([String: Int])
+        case summary([String: PayloadValue])
+        case null
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let text): try container.encode(text)
+            case .number(let number): try container.encode(number)
+            case .counts(let counts): try container.encode(counts)
+            case .summary(let summary): try container.encode(summary)
+            case .null: try container.encodeNil()
+            }
+        }
+    }
+
+    init(organizationID: UUID, type: String, payload: [String: PayloadValue]) {
+        eventID = "msg_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        self.organizationID = organizationID
+        self.type = type
+        self.payload = payload.merging(["type": .text(type)]) { $1 }
+    }
+
+    static func analysisCompleted(job: Job, analysisID: UUID, report: SessionReport) -> OutboxEvent {
+        let faultCounts = Dictionary(report.faults.map { ($0.code, 1) }, uniquingKeysWith: +)
+        return OutboxEvent(organizationID: job.organizationID, type: "analysis.completed", payload: [
+            "session_id": .text(job.sessionID.uuidString.lowercased()),
+            "job_id": .number(Int(job.id)),
+            "analysis_id": .text(analysisID.uuidString.lowercased()),
+            "report_url": .text("/v1/sessions/\(job.sessionID.uuidString.lowercased())/report"),
+            "summary": .summary([
+                "exercise": .text(report.exercise), "rep_count": .number(report.repCount),
+                "hold_ms": report.holdMilliseconds.map { .number($0) } ?? .null, "fault_counts": .counts(faultCounts),
+            ]),
+        ])
+    }
+
+    static func analysisFailed(job: Job, state: JobState, reason: String) -> OutboxEvent {
+        OutboxEvent(organizationID: job.organizationID, type: "analysis.failed", payload: [
+            "session_id": .text(job.sessionID.uuidString.lowercased()),
+            "job_id": .number(Int(job.id)),
+            "state": .text(state.rawValue),
+            "reason": .text(reason),
+        ])
+    }
+
+    func insert(_ session: PostgresSession) throws {
+        try session.query("""
+            INSERT INTO outbox_events (event_id, organization_id, event_type, payload) VALUES ($1, $2, $3, $4::jsonb)
+            """, [eventID, organizationID, type, try AnalysisStore.json(payload)])
+        try session.query("SELECT pg_notify($1, $2)", ["spotter_outbox", eventID])
+    }
+}

@@ -1,0 +1,205 @@
+import ArgumentParser
+import Foundation
+import Postgres
+import Store
+
+extension Spotter {
+    /// The job queue, for operators: what is queued, running and failed, and why.
+    struct JobsCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "jobs",
+            abstract: "Inspect and steer the analysis job queue.",
+            subcommands: [List.self, Show.self, Enqueue.self, Retry.self, Cancel.self])
+    }
+}
+
+extension Spotter.JobsCommand {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List jobs, newest first.")
+
+        @Option(help: "Only jobs in this state (queued, running, succeeded, failed, dead, cancelled).")
+        var state: JobState?
+
+        @Option(help: "At most this many jobs.")
+        var limit = 50
+
+        @Flag(help: "Print the jobs as a JSON array.")
+        var json = false
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let queue = JobQueue(connection: try await database.connect())
+            let jobs: [Job]
+            do { jobs = try await queue.list(state: state, limit: limit) } catch { throw commandFailure(error) }
+            if json { return try printJSON(jobs) }
+            let rows = jobs.map { job in
+                [String(job.id), job.state.rawValue, job.kind.rawValue, "\(job.attempts)/\(job.maxAttempts)",
+                 String(job.priority), timestamp(job.createdAt), job.lastError ?? ""]
+            }
+            print(table([["id", "state", "kind", "attempts", "priority", "created", "last error"]] + rows), terminator: "")
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one job.")
+
+        @Argument(help: "The job's id.")
+        var id: Int64
+
+        @Flag(help: "Print the job as JSON.")
+        var json = false
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let queue = JobQueue(connection: try await database.connect())
+            let found: Job?
+            do { found = try await queue.job(id) } catch { throw commandFailure(error) }
+            guard let job = found else { throw commandFailure(.usage, "there is no job \(id)") }
+            if json { return try printJSON(job) }
+            describe(job)
+        }
+    }
+
+    struct Enqueue: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Queue the analysis of a video, or the scoring of a landmark track.",
+            discussion: """
+                SOURCE is a local file or an http(s) URL. Enqueueing the same source again \
+                returns the first job (the idempotency key defaults to the source, its size \
+                and modification time, and the exercise).
+                """)
+
+        @Argument(help: "The video (or, with --landmarks, the track): a path or an http(s) URL.")
+        var source: String
+
+        @Option(help: "The exercise (see `spotter rules list`).")
+        var exercise: String
+
+        @Flag(help: "SOURCE is a spotter.landmarks/v1 track: score it without running any model.")
+        var landmarks = false
+
+        @Option(help: "The organization's id (default: the only organization; one is made when there is none).")
+        var organization: UUID?
+
+        @Option(help: "Repeated enqueues with the same key make one job.")
+        var idempotencyKey: String?
+
+        @Option(help: "Higher runs first.")
+        var priority = 0
+
+        @Option(help: "Runs that may fail before the job is dead.")
+        var maxAttempts = 5
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let sourceURI = try resolvedSource()
+            let connection = try await database.connect()
+            do {
+                let organizationID = try await organizationID(connection)
+                let request = AnalysisRequest(
+                    organizationID: organizationID, exercise: exercise, kind: landmarks ? .scoreTrack : .analyzeVideo,
+                    sourceURI: sourceURI, idempotencyKey: idempotencyKey ?? defaultKey(sourceURI),
+                    priority: priority, maxAttempts: maxAttempts)
+                let (job, created) = try await JobQueue(connection: connection).enqueue(request)
+                FileHandle.standardError.write(Data((created ? "queued job \(job.id)\n" : "job \(job.id) already exists (\(job.state.rawValue))\n").utf8))
+                print(job.id)
+            } catch {
+                throw commandFailure(error)
+            }
+        }
+
+        private func resolvedSource() throws -> String {
+            if source.hasPrefix("http://") || source.hasPrefix("https://") { return source }
+            let path = URL(fileURLWithPath: source).standardizedFileURL.path
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw commandFailure(.badInput, "\(source): no such readable file")
+            }
+            return path
+        }
+
+        private func defaultKey(_ sourceURI: String) -> String {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: sourceURI)
+            let size = (attributes?[.size] as? NSNumber)?.int64Value
+            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
+            return [exercise, sourceURI, size.map(String.init), modified.map { String($0) }].compactMap { $0 }.joined(separator: "|")
+        }
+
+        private func organizationID(_ connection: PostgresConnection) async throws -> UUID {
+            if let organization { return organization }
+            let all = try await Organization.all(on: connection)
+            switch all.count {
+            case 0:
+                let made = try await Organization.create(name: "Default", on: connection)
+                FileHandle.standardError.write(Data("made organization \(made.id.uuidString.lowercased()) (Default)\n".utf8))
+                return made.id
+            case 1: return all[0].id
+            default:
+                throw commandFailure(.usage, "there are \(all.count) organizations; pass --organization with one of their ids")
+            }
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Queue a failed, dead or cancelled job again, with fresh attempts.")
+
+        @Argument(help: "The job's id.")
+        var id: Int64
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let queue = JobQueue(connection: try await database.connect())
+            do { describe(try await queue.retry(id)) } catch { throw commandFailure(error) }
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel a queued job, or ask a running job's worker to stop it.")
+
+        @Argument(help: "The job's id.")
+        var id: Int64
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let queue = JobQueue(connection: try await database.connect())
+            do { describe(try await queue.cancel(id)) } catch { throw commandFailure(error) }
+        }
+    }
+}
+
+extension JobState: ExpressibleByArgument {}
+
+private func describe(_ job: Job) {
+    let lines: [(String, String?)] = [
+        ("job", String(job.id)), ("state", job.state.rawValue + (job.cancelRequested && job.state == .running ? " (cancel requested)" : "")),
+        ("kind", job.kind.rawValue), ("session", job.sessionID.uuidString.lowercased()),
+        ("organization", job.organizationID.uuidString.lowercased()),
+        ("attempts", "\(job.attempts) of \(job.maxAttempts)"), ("lost leases", String(job.leaseExpirations)),
+        ("priority", String(job.priority)), ("run at", timestamp(job.runAt)),
+        ("worker", job.leasedBy), ("heartbeat", job.heartbeatAt.map(timestamp)),
+        ("created", timestamp(job.createdAt)), ("finished", job.finishedAt.map(timestamp)),
+        ("last error", job.lastError), ("idempotency key", job.idempotencyKey),
+    ]
+    for case let (name, value?) in lines { print("\(name):".padding(toLength: 17, withPad: " ", startingAt: 0) + value) }
+}
+
+private func timestamp(_ date: Date) -> String {
+    date.formatted(.iso8601)
+}
+
+private func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    encoder.dateEncodingStrategy = .iso8601
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+}
+
+extension UUID: @retroactive ExpressibleByArgument {
+    public init?(argument: String) { self.init(uuidString: argument) }
+}
