@@ -84,6 +84,8 @@ let package = Package(
         .testTarget(
             name: "PipelineTests", dependencies: ["Pipeline", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Postgres", "Rules", "LandmarkTracks", "SyntheticMotion", "TestSupport"]),
         .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "TestSupport", "SyntheticMotion", "LandmarkTracks"]),
     ],
     swiftLanguageModes: [.v6]

@@ -83,4 +83,9 @@ public final class PostgresConnection: @unchecked Sendable {
 public struct PostgresNotification: Sendable, Equatable {
     public var channel: String
     public var payload: String
+
+    public init(channel: String, payload: String) {
+        self.channel = channel
+        self.payload = payload
+    }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import Postgres
+import Rules
+import Store
+import SyntheticMotion
+import Testing
+import TestSupport
+
+@Suite("Storing analyses")
+struct AnalysisStoreTests {
+    @Test("the report, reps, faults, track and outbox event are stored with the job's completion", .postgresDatabase)
+    func complete() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "squats"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        var conditions = SetConditions()
+        conditions.reps = 4
+        let track = SyntheticSessions.make("squat", conditions, seed: 3).track
+        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
+        let report = Scorer(rule: rule).score(track).report
+        #expect(report.repCount == 4)
+
+        let store = AnalysisStore(queue: queue)
+        let analysisID = try await store.complete(claimed, report: report, track: track)
+        #expect(try await queue.job(claimed.job.id)?.state == .succeeded)
+        let connection = queue.connection
+        #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM reps WHERE analysis_id = $1", [analysisID]) == 4)
+        #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM faults WHERE analysis_id = $1", [analysisID]) == report.faults.count)
+        let stored = try await connection.query(
+            "SELECT rep_count, rules_version, report->>'format' AS format FROM analyses WHERE id = $1", [analysisID])[0]
+        #expect(try stored.decode("rep_count", as: Int.self) == 4)
+        #expect(try stored.decode("rules_version", as: String.self) == report.rulesVersion)
+        #expect(try stored.decode("format", as: String.self) == "spotter.report/v1")
+        #expect(try await store.track(sessionID: claimed.job.sessionID) == track)
+        let event = try await connection.query(
+            "SELECT event_type, payload->'summary'->>'rep_count' AS reps, payload->>'job_id' AS job FROM outbox_events")[0]
+        #expect(try event.decode("event_type", as: String.self) == "analysis.completed")
+        #expect(try event.decode("reps", as: String.self) == "4")
+        #expect(try event.decode("job", as: String.self) == String(claimed.job.id))
+        let session = try await connection.query("SELECT status FROM sessions WHERE id = $1", [claimed.job.sessionID])[0]
+        #expect(try session.decode("status", as: String.self) == "analysed")
+    }
+
+    @Test("a worker that lost its lease stores nothing", .postgresDatabase)
+    func lostLease() async throws {
+        let (queue, organization) = try await StoreFixtures.queue(leaseDuration: .milliseconds(100))
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "late"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        try await Task.sleep(for: .milliseconds(250))
+        try await queue.reapExpiredLeases()
+        var conditions = SetConditions()
+        conditions.reps = 2
+        let track = SyntheticSessions.make("squat", conditions, seed: 4).track
+        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
+        await #expect(throws: JobQueueError.self) {
+            try await AnalysisStore(queue: queue).complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
+        }
+        for table in ["analyses", "reps", "faults", "landmark_tracks", "outbox_events"] {
+            #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM \(table)") == 0, "\(table)")
+        }
+    }
+}

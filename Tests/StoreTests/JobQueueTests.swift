@@ -1,0 +1,177 @@
+import Foundation
+import Postgres
+import Store
+import Testing
+import TestSupport
+
+@Suite("The job queue on a real server")
+struct JobQueueTests {
+    @Test("an upload enqueued twice, even at once, makes one session and one job", .postgresDatabase)
+    func idempotentEnqueue() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        let (first, created) = try await queue.enqueue(StoreFixtures.request(organization, key: "upload-1"))
+        #expect(created && first.state == .queued)
+        let again = try await queue.enqueue(StoreFixtures.request(organization, key: "upload-1"))
+        #expect(!again.created && again.job.id == first.id)
+        let racers = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let connection = try await PostgresConnection.connect(to: PostgresDatabase.url)
+                    return try await JobQueue(connection: connection).enqueue(StoreFixtures.request(organization, key: "upload-2")).job.id
+                }
+            }
+            return try await group.reduce(into: Set<Int64>()) { $0.insert($1) }
+        }
+        #expect(racers.count == 1)
+        #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM jobs") == 2)
+        #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM sessions") == 2)
+    }
+
+    @Test("claims take the highest priority, then the oldest, and never a job not yet due", .postgresDatabase)
+    func claimOrder() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        let low = try await queue.enqueue(StoreFixtures.request(organization, key: "low")).job
+        let high = try await queue.enqueue(StoreFixtures.request(organization, key: "high", priority: 5)).job
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "later", priority: 9, runAt: Date().addingTimeInterval(3600)))
+        let first = try #require(try await queue.claim(worker: "w1"))
+        #expect(first.job.id == high.id && first.exercise == "squat" && first.sourceURI == "/videos/high.mp4")
+        #expect(try await queue.claim(worker: "w1")?.job.id == low.id)
+        #expect(try await queue.claim(worker: "w1") == nil)
+        #expect(try await queue.job(high.id)?.state == .running)
+        #expect(try await queue.job(high.id)?.leasedBy == "w1")
+    }
+
+    @Test("workers claiming at once get every job exactly once", .postgresDatabase)
+    func concurrentClaims() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        for index in 0..<40 { _ = try await queue.enqueue(StoreFixtures.request(organization, key: "job-\(index)")) }
+        let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for worker in 0..<5 {
+                group.addTask {
+                    let mine = JobQueue(connection: try await PostgresConnection.connect(to: PostgresDatabase.url))
+                    var ids: [Int64] = []
+                    while let job = try await mine.claim(worker: "w\(worker)") { ids.append(job.job.id) }
+                    return ids
+                }
+            }
+            return try await group.reduce(into: [Int64]()) { $0 += $1 }
+        }
+        #expect(claimed.count == 40 && Set(claimed).count == 40)
+    }
+
+    @Test("a worker whose lease ran out cannot complete; the job is requeued without spending an attempt", .postgresDatabase)
+    func fencing() async throws {
+        let (queue, organization) = try await StoreFixtures.queue(leaseDuration: .milliseconds(200))
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "fenced"))
+        let stale = try #require(try await queue.claim(worker: "slow"))
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await queue.reapExpiredLeases() == [stale.job.id])
+        #expect(try await queue.heartbeat(stale.lease) == .lost)
+        let requeued = try #require(try await queue.job(stale.job.id))
+        #expect(requeued.state == .queued && requeued.attempts == 0 && requeued.leaseExpirations == 1)
+
+        let fresh = try #require(try await queue.claim(worker: "fast"))
+        let error = try await #require(throws: JobQueueError.self) {
+            try await queue.connection.transaction { try queue.complete(stale.lease, in: $0) }
+        }
+        #expect(error.code == .leaseLost)
+        await #expect(throws: JobQueueError.self) { try await queue.fail(stale.lease, .permanent, reason: "late") }
+        try await queue.connection.transaction { try queue.complete(fresh.lease, in: $0) }
+        #expect(try await queue.job(fresh.job.id)?.state == .succeeded)
+    }
+
+    @Test("heartbeats extend the lease and pass on cancellation requests", .postgresDatabase)
+    func heartbeats() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "beat"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        guard case .held(let extended, cancelRequested: false) = try await queue.heartbeat(claimed.lease) else {
+            Issue.record("the lease should be held")
+            return
+        }
+        #expect(extended.expiresAt >= claimed.lease.expiresAt)
+        #expect(try await queue.cancel(claimed.job.id).state == .running)
+        guard case .held(_, cancelRequested: true) = try await queue.heartbeat(claimed.lease) else {
+            Issue.record("the heartbeat should report the cancellation")
+            return
+        }
+        try await queue.stoppedForCancellation(claimed.lease)
+        #expect(try await queue.job(claimed.job.id)?.state == .cancelled)
+        #expect(try await StoreFixtures.count(
+            queue.connection, "SELECT count(*)::int AS count FROM sessions WHERE status = 'cancelled'") == 1)
+    }
+
+    @Test("retryable failures back off and end dead; permanent ones fail at once; both tell the outbox", .postgresDatabase)
+    func failures() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        var policyQueue = queue
+        policyQueue.retryPolicy = RetryPolicy(baseDelay: .milliseconds(1), maximumDelay: .milliseconds(1))
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "flaky", maxAttempts: 2))
+        let first = try #require(try await policyQueue.claim(worker: "w"))
+        #expect(try await policyQueue.fail(first.lease, .retryable, reason: "storage hiccup") == .queued)
+        try await Task.sleep(for: .milliseconds(20))
+        let second = try #require(try await policyQueue.claim(worker: "w"))
+        #expect(second.job.attempts == 1 && second.job.lastError == "storage hiccup")
+        #expect(try await policyQueue.fail(second.lease, .retryable, reason: "storage hiccup again") == .dead)
+
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "corrupt"))
+        let corrupt = try #require(try await queue.claim(worker: "w"))
+        #expect(try await queue.fail(corrupt.lease, .permanent, reason: "corrupt.mp4: moov atom not found") == .failed)
+        let session = try await queue.connection.query(
+            "SELECT status, failure_reason FROM sessions WHERE id = $1", [corrupt.job.sessionID])[0]
+        #expect(try session.decode("status", as: String.self) == "failed")
+        #expect(try session.decode("failure_reason", as: String.self) == "corrupt.mp4: moov atom not found")
+        let events = try await queue.connection.query(
+            "SELECT event_type, payload->>'state' AS state FROM outbox_events ORDER BY id")
+        #expect(try events.map { try $0.decode("state", as: String.self) } == ["dead", "failed"])
+        #expect(try events.allSatisfy { try $0.decode("event_type", as: String.self) == "analysis.failed" })
+    }
+
+    @Test("a retryable failure waits out its backoff with jitter", .postgresDatabase)
+    func backoffInDatabase() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "later"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        try await queue.fail(claimed.lease, .retryable, reason: "network")
+        let delay = try await queue.connection.query(
+            "SELECT extract(epoch FROM run_at - now())::float8 AS seconds FROM jobs WHERE id = $1", [claimed.job.id]
+        )[0].decode("seconds", as: Double.self)
+        #expect(delay > 5 * 0.8 - 1 && delay <= 5 * 1.2)
+        #expect(try await queue.claim(worker: "w") == nil)
+    }
+
+    @Test("release gives a job back at once; retry by hand starts afresh; finished jobs are cleaned up in batches", .postgresDatabase)
+    func releaseRetryCleanup() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "released"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        try await queue.release(claimed.lease)
+        #expect(try await queue.job(claimed.job.id)?.state == .queued)
+        let again = try #require(try await queue.claim(worker: "w"))
+        try await queue.fail(again.lease, .permanent, reason: "bad video")
+        let retried = try await queue.retry(claimed.job.id)
+        #expect(retried.state == .queued && retried.attempts == 0)
+        let invalid = try await #require(throws: JobQueueError.self) { try await queue.retry(claimed.job.id) }
+        #expect(invalid.code == .invalidState && invalid.message.contains("only failed, dead or cancelled"))
+        let missing = try await #require(throws: JobQueueError.self) { try await queue.cancel(999_999) }
+        #expect(missing.code == .notFound)
+
+        for index in 0..<25 {
+            let job = try await queue.enqueue(StoreFixtures.request(organization, key: "done-\(index)")).job
+            _ = try await queue.cancel(job.id)
+        }
+        try await queue.connection.query("UPDATE jobs SET finished_at = now() - interval '40 days' WHERE state = 'cancelled'")
+        #expect(try await queue.deleteFinished(olderThan: .seconds(30 * 86_400), batchSize: 10) == 25)
+        #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM jobs") == 1)
+        #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM sessions") == 26)
+    }
+
+    @Test("enqueueing wakes listeners on the jobs channel", .postgresDatabase)
+    func wakeUp() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        let listener = try await PostgresConnection.connect(to: PostgresDatabase.url)
+        try await listener.listen(JobQueue.channel)
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "wake"))
+        #expect(try await listener.nextNotification(timeout: .seconds(10))?.channel == JobQueue.channel)
+    }
+}

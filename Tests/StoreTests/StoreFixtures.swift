@@ -1,0 +1,36 @@
+import Foundation
+import Postgres
+import Store
+import TestSupport
+
+/// The repository's migrations, and databases brought up to date with them.
+enum StoreFixtures {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let migrationsDirectory = repository.appendingPathComponent("Migrations").path
+
+    /// A connection to this test's database, migrated.
+    static func migratedConnection() async throws -> PostgresConnection {
+        let connection = try await PostgresConnection.connect(to: PostgresDatabase.url)
+        _ = try await Migrator(files: MigrationFile.all(in: migrationsDirectory)).migrate(connection)
+        return connection
+    }
+
+    /// A queue on a migrated database, with an organization to enqueue for.
+    static func queue(leaseDuration: Duration = .seconds(30)) async throws -> (JobQueue, Organization) {
+        let connection = try await migratedConnection()
+        let organization = try await Organization.create(name: "Test gym", on: connection)
+        return (JobQueue(connection: connection, leaseDuration: leaseDuration), organization)
+    }
+
+    static func request(_ organization: Organization, key: String, priority: Int = 0, runAt: Date? = nil, maxAttempts: Int = 3) -> AnalysisRequest {
+        AnalysisRequest(
+            organizationID: organization.id, exercise: "squat", kind: .analyzeVideo, sourceURI: "/videos/\(key).mp4",
+            idempotencyKey: key, priority: priority, runAt: runAt, maxAttempts: maxAttempts)
+    }
+
+    /// A number from a one-row, one-column query.
+    static func count(_ connection: PostgresConnection, _ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> Int {
+        try await connection.query(sql, parameters)[0].decode("count", as: Int.self)
+    }
+}
