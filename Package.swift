@@ -81,6 +81,7 @@ let package = Package(
         .testTarget(name: "LandmarkTracksTests", dependencies: ["LandmarkTracks"]),
         .testTarget(name: "ReportPagesTests", dependencies: ["ReportPages", "Rules", "LandmarkTracks", "SyntheticMotion"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
+        .testTarget(name: "TransferTests", dependencies: ["Transfer", "TestSupport"]),
         .testTarget(
             name: "PipelineTests", dependencies: ["Pipeline", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),
