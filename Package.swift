@@ -36,6 +36,13 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
         .target(name: "CFFmpegShims", dependencies: ["CFFmpeg"]),
 
+        // libcurl (7.88 on Debian 12), and shims for its variadic setopt and getinfo.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
+
+        // HTTP(S) downloads and POSTs over libcurl, with limits and an address policy against SSRF.
+        .target(name: "Transfer", dependencies: ["CCurl", "CCurlShims"]),
+
         // Decode stage: video files and byte sources to upright RGB frames with exact timestamps.
         .target(name: "Media", dependencies: ["CFFmpeg", "CFFmpegShims"]),
 
@@ -81,6 +88,7 @@ let package = Package(
         .testTarget(name: "LandmarkTracksTests", dependencies: ["LandmarkTracks"]),
         .testTarget(name: "ReportPagesTests", dependencies: ["ReportPages", "Rules", "LandmarkTracks", "SyntheticMotion"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
+        .testTarget(name: "TransferTests", dependencies: ["Transfer", "TestSupport"]),
         .testTarget(
             name: "PipelineTests", dependencies: ["Pipeline", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),
