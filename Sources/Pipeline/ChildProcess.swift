@@ -1,0 +1,188 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// A program run as a child process under a time limit, so that its crash or
+/// hang ends that run and nothing else: the worker runs the risky part of a
+/// job (decoding, landmarking) as `spotter landmarks …` this way.
+///
+/// The child starts in a process group of its own, with standard input from
+/// `/dev/null`, an empty signal mask, default signal dispositions and no file
+/// descriptors but 0, 1 and 2. Running past `timeLimit`, or the cancellation
+/// of the calling task, stops the whole group: SIGTERM, then SIGKILL after
+/// `terminationGrace`. Whatever the child leaves running in its group when it
+/// ends is killed, so that a run never outlives its child.
+public struct ChildProcess: Sendable {
+    /// The program's path; it is not looked up in `PATH`.
+    public var executable: String
+    /// The arguments after the program's name.
+    public var arguments: [String]
+    /// Variables set on top of this process's environment.
+    public var environment: [String: String]
+    /// Where the child starts; this process's working directory when nil.
+    public var workingDirectory: String?
+    /// How long the child may run before it is stopped.
+    public var timeLimit: Duration
+    /// How long the child's group has between SIGTERM and SIGKILL.
+    public var terminationGrace: Duration = .seconds(5)
+    /// How many bytes of standard output are kept, from the start; the rest is read and dropped.
+    public var standardOutputLimit = 1 << 20
+    /// How many bytes at the end of standard error are kept; also the longest line passed on.
+    public var standardErrorLimit = 64 << 10
+
+    public init(
+        executable: String, arguments: [String] = [], environment: [String: String] = [:],
+        workingDirectory: String? = nil, timeLimit: Duration
+    ) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.timeLimit = timeLimit
+    }
+
+    /// Runs the program to its end, or until the time limit stops it.
+    ///
+    /// Returns once the child has been reaped and its pipes read to their end.
+    /// `onStandardErrorLine` gets each line of standard error, without its
+    /// newline, in order, on a thread of the run's own: it should return soon.
+    /// Pipes and waiting are served by dedicated threads, never by the
+    /// caller's executor.
+    ///
+    /// - Throws: `ChildProcessError` when the program cannot be started or
+    ///   waited for; `CancellationError` when the calling task is cancelled
+    ///   while the child runs (after the child has been stopped and reaped).
+    public func run(onStandardErrorLine: (@Sendable (String) -> Void)? = nil) async throws -> ChildProcessOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let pipes = try spawn()
+        let child = RunningChild(pid: pipes.processID, grace: terminationGrace)
+        let (outputLimit, errorLimit) = (standardOutputLimit, standardErrorLimit)
+        async let output = onDedicatedThread("child \(pipes.processID) stdout") {
+            var capture = OutputCapture(limit: outputLimit)
+            drain(pipes.standardOutput) { capture.take($0) }
+            return capture
+        }
+        async let errorTail = onDedicatedThread("child \(pipes.processID) stderr") {
+            var tail = ErrorTail(limit: errorLimit, onLine: onStandardErrorLine)
+            drain(pipes.standardError) { tail.take($0) }
+            return tail.finish()
+        }
+        let status = await withTaskCancellationHandler {
+            await child.waitForExit(timeLimit: timeLimit)
+        } onCancel: {
+            child.stop(because: .cancelled)
+        }
+        let (capture, standardError) = await (output, errorTail)
+        let stops = child.stops
+        if stops.contains(.cancelled) { throw CancellationError() }
+        guard let status else {
+            throw ChildProcessError(executable: executable, message: "cannot wait for process \(child.pid)")
+        }
+        // The wait status, decoded as the macros WTERMSIG and WEXITSTATUS (not imported) do.
+        let signal = status & 0x7f == 0 ? nil : ProcessSignal(number: status & 0x7f)
+        let termination: ChildProcessTermination =
+            if stops.contains(.timedOut) { .timedOut(after: timeLimit) }
+            else if let signal { .signalled(signal) }
+            else { .exited((status >> 8) & 0xff) }
+        return ChildProcessOutcome(
+            processID: child.pid, termination: termination, signal: signal,
+            standardOutput: capture.data, standardOutputTruncated: capture.truncated,
+            standardErrorTail: standardError, wallTime: clock.now - start)
+    }
+}
+
+/// A program that could not be started or waited for.
+public struct ChildProcessError: Error, Sendable, CustomStringConvertible {
+    /// The program's path.
+    public var executable: String
+    /// What went wrong, naming the program.
+    public var message: String
+
+    public var description: String { message }
+}
+
+/// Why a run stopped its child before the child ended by itself.
+enum StopReason: Sendable, Hashable {
+    case timedOut
+    case cancelled
+}
+
+/// A spawned child: its reaping, and the signals sent to its process group.
+///
+/// Its process ID is also its group's ID. Signals are sent only while the
+/// child is unreaped (a zombie at worst), so that neither ID can have been
+/// reused for another process by then.
+final class RunningChild: Sendable {
+    let pid: pid_t
+    private let grace: Duration
+    private let state = Mutex<(ended: Bool, stops: Set<StopReason>)>((false, []))
+
+    init(pid: pid_t, grace: Duration) {
+        self.pid = pid
+        self.grace = grace
+    }
+
+    /// Why the run stopped the child, if it did: both reasons when one came while stopping for the other.
+    var stops: Set<StopReason> { state.withLock { $0.stops } }
+
+    /// Waits for the child to end, stopping it at `timeLimit`, and reaps it.
+    /// Its raw wait status, or nil if it cannot be waited for.
+    func waitForExit(timeLimit: Duration) async -> Int32? {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                guard (try? await Task.sleep(for: timeLimit)) != nil else { return }
+                self.stop(because: .timedOut)
+            }
+            let status = await onDedicatedThread("child \(pid) wait") { self.reap() }
+            group.cancelAll()
+            return status
+        }
+    }
+
+    /// SIGTERM to the group, and SIGKILL after the grace period, unless the child has ended.
+    func stop(because reason: StopReason) {
+        let stopping = state.withLock { state in
+            guard !state.ended else { return false }
+            state.stops.insert(reason)
+            guard state.stops.count == 1 else { return false }
+            kill(-pid, SIGTERM)
+            return true
+        }
+        guard stopping else { return }
+        let (seconds, attoseconds) = grace.components
+        let nanoseconds = Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            self.state.withLock { state in
+                if !state.ended { kill(-self.pid, SIGKILL) }
+            }
+        }
+    }
+
+    /// Blocks until the child ends, kills what it left in its group, and reaps it.
+    private func reap() -> Int32? {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
+            guard errno == EINTR else { return nil }
+        }
+        state.withLock { state in
+            state.ended = true
+            kill(-pid, SIGKILL)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) != pid {
+            guard errno == EINTR else { return nil }
+        }
+        return status
+    }
+}
+
+/// Runs `body` on a new thread of its own, for work that blocks.
+func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: body()) }
+        thread.name = name
+        thread.start()
+    }
+}
