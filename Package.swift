@@ -5,7 +5,10 @@
 // The targets follow the data flow of an analysis:
 //   decode (Media over CFFmpeg) → landmark (Landmarkers over CMediaPipe) → track (LandmarkTracks)
 //   → rules (Rules: reps, faults, the report) → report pages (ReportPages)
-// and only `Pipeline` sees every stage; `spotter` is the command line on top.
+//   → store (Store over Postgres over CLibPQ: jobs, reports, reps, faults, tracks, outbox)
+//   → notify (Transfer over CCurl: fetching videos, delivering webhooks)
+// and only `Pipeline` (one analysis, and the worker that runs jobs) sees every
+// stage; `spotter` is the command line on top.
 import PackageDescription
 
 let package = Package(
@@ -23,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // MediaPipe Tasks C API (libmediapipe.so of the PyPI wheel mediapipe 1.2.2),
@@ -66,18 +70,25 @@ let package = Package(
         .target(name: "Store", dependencies: ["Postgres", "Rules", "LandmarkTracks"]),
 
         // Runs the stages for one input; the only module that sees every stage.
-        .target(name: "Pipeline", dependencies: ["Media", "Landmarkers", "LandmarkTracks", "Rules", "Postgres", "Store"]),
+        .target(
+            name: "Pipeline",
+            dependencies: [
+                "Media", "Landmarkers", "LandmarkTracks", "Rules", "Postgres", "Store", "Transfer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
 
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Pipeline", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store",
+                "Pipeline", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
-        .target(name: "TestSupport", dependencies: ["Landmarkers", "CFFmpeg"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Landmarkers", "CFFmpeg", "Postgres", "Store"], path: "Tests/TestSupport"),
         // Synthetic workouts with ground truth, for the rules' accuracy tests and benchmark.
         .target(name: "SyntheticMotion", dependencies: ["LandmarkTracks"], path: "Tests/SyntheticMotion"),
         .testTarget(
@@ -94,6 +105,13 @@ let package = Package(
             resources: [.copy("Expectations")]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Postgres", "Rules", "LandmarkTracks", "SyntheticMotion", "TestSupport"]),
+        .testTarget(
+            name: "WorkerTests",
+            dependencies: [
+                "Pipeline", "Store", "Postgres", "LandmarkTracks", "SyntheticMotion", "TestSupport", "spotter",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "TestSupport", "SyntheticMotion", "LandmarkTracks"]),
     ],
     swiftLanguageModes: [.v6]

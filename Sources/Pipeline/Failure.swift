@@ -4,6 +4,7 @@ import Media
 import Postgres
 import Rules
 import Store
+import Transfer
 
 /// What kind of failure an error of any stage is, as the command line and the
 /// worker tell them apart (exit statuses, retrying or failing a job).
@@ -45,6 +46,10 @@ public func describeFailure(_ error: any Error) -> (kind: FailureKind, message: 
         (.badInput, error.description)
     case let error as JobQueueError:
         (error.code == .leaseLost ? .internalError : .usage, error.message)
+    case let error as TransferError:
+        (error.isRetryable ? .unavailable : .badInput, error.description)
+    case let error as ChildProcessError:
+        (.unavailable, error.description)
     case let error as PipelineError:
         (error.code == .outputFailed ? .cannotCreate : .badInput, error.message)
     default:

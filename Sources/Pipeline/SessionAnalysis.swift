@@ -25,6 +25,13 @@ public struct AnalysisOptions: Sendable {
 public enum SessionAnalysis {
     /// Scores the `spotter.landmarks/v1` track in the file at `path`.
     public static func scoreTrack(at path: String, rule: ExerciseRule) throws -> Analysis {
+        var analysis = Scorer(rule: rule).score(try readTrack(at: path))
+        if analysis.report.source.path.isEmpty { analysis.report.source.path = path }
+        return analysis
+    }
+
+    /// Reads the `spotter.landmarks/v1` track in the file at `path`.
+    public static func readTrack(at path: String) throws -> LandmarkTrack {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -32,10 +39,7 @@ public enum SessionAnalysis {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
             throw PipelineError(.unreadableInput, "\(path): \(reason)", underlying: error)
         }
-        let track = try LandmarkTrack(contentsOf: data, name: path)
-        var analysis = Scorer(rule: rule).score(track)
-        if analysis.report.source.path.isEmpty { analysis.report.source.path = path }
-        return analysis
+        return try LandmarkTrack(contentsOf: data, name: path)
     }
 
     /// Decodes `path` (a video, or a still image), runs the landmarkers in video

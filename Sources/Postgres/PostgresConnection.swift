@@ -51,6 +51,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
         try await withSession { session in try session.transaction { try body($0) } }
     }

@@ -16,6 +16,7 @@ public struct PostgresSession {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    @discardableResult
     public func transaction<T>(_ body: (PostgresSession) throws -> T) throws -> T {
         try query("BEGIN")
         do {

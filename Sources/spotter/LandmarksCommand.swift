@@ -36,6 +36,11 @@ extension Spotter {
         @Option(name: .shortAndLong, help: "Write the track to this file instead of standard output.")
         var out: String?
 
+        @Option(help: ArgumentHelp(
+            "Also write what the decoder lost (cut files, undecodable frames) as a JSON array of warnings.",
+            valueName: "file"))
+        var warningsOut: String?
+
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
@@ -61,6 +66,11 @@ extension Spotter {
                     write: { data in
                         if let output { try output.write(data) } else { FileHandle.standardOutput.write(data) }
                     })
+                if let warningsOut {
+                    let warnings = try AtomicOutputFile(path: warningsOut)
+                    try warnings.write(try JSONEncoder().encode(summary.warnings))
+                    try warnings.commit()
+                }
                 try output?.commit()
                 for warning in summary.warnings { logger.warning("\(warning)") }
                 logger.info(

@@ -9,16 +9,9 @@ enum StoreFixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let migrationsDirectory = repository.appendingPathComponent("Migrations").path
 
-    /// A connection to this test's database, migrated.
-    static func migratedConnection() async throws -> PostgresConnection {
-        let connection = try await PostgresConnection.connect(to: PostgresDatabase.url)
-        _ = try await Migrator(files: MigrationFile.all(in: migrationsDirectory)).migrate(connection)
-        return connection
-    }
-
     /// A queue on a migrated database, with an organization to enqueue for.
     static func queue(leaseDuration: Duration = .seconds(30)) async throws -> (JobQueue, Organization) {
-        let connection = try await migratedConnection()
+        let connection = try await migratedDatabase()
         let organization = try await Organization.create(name: "Test gym", on: connection)
         return (JobQueue(connection: connection, leaseDuration: leaseDuration), organization)
     }

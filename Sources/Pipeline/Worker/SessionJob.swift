@@ -1,0 +1,88 @@
+import Foundation
+import LandmarkTracks
+import Logging
+import Rules
+import Store
+import Transfer
+
+/// The work of one job: fetch the session's video or track, find the landmarks
+/// in a child process (so that a decoder crash or hang fails this job only),
+/// and score them with the exercise's rules.
+struct SessionJob: Sendable {
+    let claimed: ClaimedJob
+    let configuration: WorkerConfiguration
+    /// This job's own scratch directory.
+    let directory: String
+    let logger: Logger
+
+    func run() async throws -> (SessionReport, LandmarkTrack) {
+        let rule = try RuleBook.rule(for: claimed.exercise, in: configuration.rulesDirectory)
+        let input = try await fetchSource()
+        var (track, warnings) = switch claimed.job.kind {
+        case .scoreTrack: (try SessionAnalysis.readTrack(at: input), [String]())
+        case .analyzeVideo: try await findLandmarks(in: input, hands: rule.usesHands)
+        }
+        track.header.source = redactedSource(claimed.sourceURI)
+        var report = Scorer(rule: rule).score(track).report
+        report.warnings = warnings + report.warnings
+        return (report, track)
+    }
+
+    /// The source as a local file: a path as it is, an http(s) URL downloaded
+    /// within the configured limits and address policy.
+    private func fetchSource() async throws -> String {
+        let uri = claimed.sourceURI
+        guard uri.hasPrefix("http://") || uri.hasPrefix("https://") else {
+            let path = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw PipelineError(.unreadableInput, "\(path): no such readable file")
+            }
+            return path
+        }
+        let path = directory + "/source"
+        let result = try await HTTPTransfer(addressPolicy: configuration.addressPolicy)
+            .download(from: uri, to: path, limits: configuration.downloadLimits)
+        logger.info("fetched \(result.bytes) bytes from \(redactedSource(uri))")
+        return path
+    }
+
+    /// Runs `spotter landmarks` on the video in a child process with a time limit.
+    private func findLandmarks(in video: String, hands: Bool) async throws -> (LandmarkTrack, [String]) {
+        let trackPath = directory + "/track.jsonl", warningsPath = directory + "/warnings.json"
+        var arguments = ["landmarks", video, "--out", trackPath, "--warnings-out", warningsPath]
+        if hands { arguments.append("--hands") }
+        let child = ChildProcess(executable: configuration.executable, arguments: arguments, timeLimit: configuration.analysisTimeLimit)
+        let outcome = try await child.run { [logger] line in logger.debug("analysis: \(line)") }
+        guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
+        let warnings = try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: warningsPath)))
+        return (try SessionAnalysis.readTrack(at: trackPath), warnings)
+    }
+}
+
+/// The analysis child process did not succeed: why, and whether to try again.
+struct AnalysisChildFailure: Error, CustomStringConvertible {
+    var kind: JobFailureKind
+    var reason: String
+
+    init(outcome: ChildProcessOutcome) {
+        reason = outcome.failureReason() ?? "the analysis failed"
+        kind = switch outcome.termination {
+        // Bad or unsupported input, bad usage: the same again next time.
+        case .exited(let status) where status == 64 || status == 65: .permanent
+        case .exited: .retryable
+        // A decoder that crashed or hung on this input will do so again; a
+        // SIGKILL from outside (the kernel's out-of-memory killer) may not.
+        case .signalled(let signal) where signal.isCrash: .permanent
+        case .signalled: .retryable
+        case .timedOut: .permanent
+        }
+    }
+
+    var description: String { reason }
+}
+
+/// A source URI fit for logs and reports: no user name, password or query.
+func redactedSource(_ uri: String) -> String {
+    guard uri.hasPrefix("http://") || uri.hasPrefix("https://") else { return uri }
+    return redactedURL(uri)
+}

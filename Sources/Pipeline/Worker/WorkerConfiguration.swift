@@ -1,0 +1,55 @@
+import Foundation
+import Store
+import Transfer
+
+/// How a worker process runs: where things are, how many jobs at once, and its
+/// time limits.
+public struct WorkerConfiguration: Sendable {
+    /// A libpq connection string or URI.
+    public var databaseURL: String
+    /// The name leases are taken under, `host:pid` by default.
+    public var name: String
+    /// Jobs run at once.
+    public var concurrency: Int
+    public var rulesDirectory: String
+    /// The `spotter` executable the analysis child processes run.
+    public var executable: String
+    /// Where downloads and tracks go while a job runs; each job's files are removed after it.
+    public var workDirectory: String
+    /// The longest one video's analysis may take before its child process is killed.
+    public var analysisTimeLimit: Duration
+    /// After SIGTERM, how long running jobs may take to finish before their leases are released.
+    public var shutdownGrace: Duration
+    public var heartbeatInterval: Duration
+    public var leaseDuration: Duration
+    /// The longest a worker waits for a wake-up before looking for jobs anyway.
+    public var pollInterval: Duration
+    public var retryPolicy: RetryPolicy
+    /// Finished jobs older than this are deleted.
+    public var jobRetention: Duration
+    public var downloadLimits: DownloadLimits
+    /// Which addresses video URLs may point at; public ones only unless a developer allows more.
+    public var addressPolicy: AddressPolicy
+
+    public init(
+        databaseURL: String, rulesDirectory: String, executable: String,
+        workDirectory: String = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-worker").path,
+        concurrency: Int = 1
+    ) {
+        self.databaseURL = databaseURL
+        self.name = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+        self.concurrency = concurrency
+        self.rulesDirectory = rulesDirectory
+        self.executable = executable
+        self.workDirectory = workDirectory
+        self.analysisTimeLimit = .seconds(15 * 60)
+        self.shutdownGrace = .seconds(30)
+        self.heartbeatInterval = .seconds(10)
+        self.leaseDuration = .seconds(30)
+        self.pollInterval = .seconds(1)
+        self.retryPolicy = RetryPolicy()
+        self.jobRetention = .seconds(30 * 24 * 3600)
+        self.downloadLimits = DownloadLimits(maxBytes: 2 << 30)
+        self.addressPolicy = .publicOnly
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Pipeline
+import Postgres
+import ServiceLifecycle
+import Logging
+import Store
+import Testing
+import TestSupport
+
+@Suite("The analysis worker, on a real database")
+struct AnalysisWorkerTests {
+    @Test("a worker analyses a video, scores a track and a fetched track, and stores every report", .postgresDatabase)
+    func successes() async throws {
+        let fixture = try await WorkerFixture()
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let track = try fixture.squatTrack(reps: 4)
+        server.respond(to: "/uploads/track.jsonl", with: .ok(Array(try Data(contentsOf: URL(fileURLWithPath: track)))))
+        let video = try await fixture.enqueue(TestAssets.photo("mannequin-squat.mp4"), kind: .analyzeVideo)
+        let local = try await fixture.enqueue(track)
+        let fetched = try await fixture.enqueue(server.url("/uploads/track.jsonl?token=secret"))
+        let jobs = try await withWorker(fixture.configuration) { try await fixture.wait(for: [video.id, local.id, fetched.id]) }
+        #expect(jobs.map(\.state) == [.succeeded, .succeeded, .succeeded], "\(jobs.map { $0.lastError ?? "" })")
+
+        let reps = try await fixture.queue.connection.query(
+            "SELECT rep_count, report->'source'->>'path' AS path FROM analyses WHERE job_id = ANY($1::bigint[]) ORDER BY job_id",
+            ["{\(video.id),\(local.id),\(fetched.id)}"])
+        #expect(try reps.map { try $0.decode("rep_count", as: Int.self) } == [5, 4, 4])
+        let fetchedPath = try reps[2].decode("path", as: String.self)
+        #expect(fetchedPath.hasSuffix("/uploads/track.jsonl") && !fetchedPath.contains("secret"))
+        #expect(try await fixture.count("SELECT count(*)::int AS count FROM outbox_events WHERE event_type = 'analysis.completed'") == 3)
+        #expect(try await fixture.count("SELECT count(*)::int AS count FROM landmark_tracks") == 3)
+        #expect(try await fixture.count("SELECT count(*)::int AS count FROM sessions WHERE status = 'analysed'") == 3)
+        let stored = try #require(try await AnalysisStore(queue: fixture.queue).track(sessionID: video.sessionID))
+        #expect(stored.frames.count > 100 && stored.header.source.hasSuffix("mannequin-squat.mp4"))
+    }
+
+    @Test("bad input fails its job at once with the reason, and the worker goes on serving", .postgresDatabase)
+    func badInput() async throws {
+        let fixture = try await WorkerFixture()
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.respond(to: "/gone.mp4", with: .status(404))
+        server.respond(to: "/busy.jsonl", with: .status(503))
+        let corrupt = try fixture.file("corrupt.mp4", String(repeating: "not a video ", count: 500))
+        let malformed = try fixture.file("malformed.jsonl", "{\"format\":\"spotter.landmarks/v1\",\"fps\":30,\"width\":640,\"height\":480,\"source\":\"x\"}\n{\"t_ms\": oops}\n")
+        let cases: [(Job, String)] = [
+            (try await fixture.enqueue(corrupt, kind: .analyzeVideo), "corrupt.mp4"),
+            (try await fixture.enqueue(malformed), "malformed.jsonl:2"),
+            (try await fixture.enqueue(try fixture.squatTrack(reps: 2), exercise: "yoga"), "yoga"),
+            (try await fixture.enqueue(fixture.directory + "/missing.mp4", kind: .analyzeVideo), "missing.mp4"),
+            (try await fixture.enqueue(server.url("/gone.mp4"), kind: .analyzeVideo), "404"),
+        ]
+        let busy = try await fixture.enqueue(server.url("/busy.jsonl"), maxAttempts: 2)
+        let good = try await fixture.enqueue(try fixture.squatTrack(reps: 3, name: "good.jsonl"))
+        let jobs = try await withWorker(fixture.configuration) {
+            try await fixture.wait(for: cases.map(\.0.id) + [busy.id, good.id])
+        }
+        for ((_, reason), job) in zip(cases, jobs) {
+            #expect(job.state == .failed && job.attempts == 1, "job \(job.id): \(job.state) \(job.lastError ?? "")")
+            #expect(job.lastError?.contains(reason) == true, "\(job.lastError ?? "no error"), expected \(reason)")
+        }
+        #expect(jobs[cases.count].state == .dead && jobs[cases.count].attempts == 2)
+        #expect(server.requests.filter { $0.path == "/busy.jsonl" }.count == 2)
+        #expect(jobs[cases.count + 1].state == .succeeded)
+        #expect(try await fixture.count("SELECT count(*)::int AS count FROM analyses") == 1)
+        #expect(try await fixture.count("SELECT count(*)::int AS count FROM outbox_events WHERE event_type = 'analysis.failed'") == cases.count + 1)
+    }
+
+    @Test("an analysis that crashes or hangs fails only its own job", .postgresDatabase)
+    func crashAndHang() async throws {
+        var fixture = try await WorkerFixture()
+        // Stands in for `spotter landmarks`: crashes or hangs by the video's name.
+        fixture.configuration.executable = try fixture.file("analysis.sh", """
+            #!/bin/sh
+            case "$2" in
+              *crash*) kill -SEGV $$ ;;
+              *hang*) sleep 120 ;;
+            esac
+            echo "spotter: error: $2: unexpected" >&2
+            exit 70
+            """, executable: true)
+        fixture.configuration.analysisTimeLimit = .seconds(1)
+        let crash = try await fixture.enqueue(try fixture.file("crash.mp4", "x"), kind: .analyzeVideo)
+        let hang = try await fixture.enqueue(try fixture.file("hang.mp4", "x"), kind: .analyzeVideo)
+        let track = try await fixture.enqueue(try fixture.squatTrack(reps: 2))
+        let jobs = try await withWorker(fixture.configuration) { try await fixture.wait(for: [crash.id, hang.id, track.id]) }
+        #expect(jobs[0].state == .failed && jobs[0].lastError?.contains("SIGSEGV") == true, "\(jobs[0].lastError ?? "")")
+        #expect(jobs[1].state == .failed && jobs[1].lastError?.contains("did not finish") == true, "\(jobs[1].lastError ?? "")")
+        #expect(jobs[2].state == .succeeded)
+    }
+
+    @Test("a vanished worker's job is taken back without spending an attempt, and its late completion is refused", .postgresDatabase)
+    func vanishedWorker() async throws {
+        let fixture = try await WorkerFixture()
+        let ghostQueue = JobQueue(connection: fixture.queue.connection, leaseDuration: .milliseconds(300))
+        let job = try await fixture.enqueue(try fixture.squatTrack(reps: 2))
+        let ghost = try #require(try await ghostQueue.claim(worker: "ghost"))
+        let finished = try await withWorker(fixture.configuration) { try await fixture.wait(for: [job.id]) }[0]
+        #expect(finished.state == .succeeded && finished.attempts == 0 && finished.leaseExpirations == 1)
+        await #expect(throws: JobQueueError.self) {
+            try await fixture.queue.connection.transaction { try ghostQueue.complete(ghost.lease, in: $0) }
+        }
+        #expect(try await fixture.count("SELECT count(*)::int AS count FROM analyses") == 1)
+    }
+
+    @Test("a running job can be cancelled; its analysis is stopped", .postgresDatabase)
+    func cancelRunning() async throws {
+        var fixture = try await WorkerFixture()
+        fixture.configuration.executable = try fixture.file("slow.sh", "#!/bin/sh\nsleep 120\n", executable: true)
+        let job = try await fixture.enqueue(try fixture.file("slow.mp4", "x"), kind: .analyzeVideo)
+        let cancelled = try await withWorker(fixture.configuration) {
+            _ = try await fixture.wait(for: [job.id], toBeIn: [.running])
+            _ = try await fixture.queue.cancel(job.id)
+            return try await fixture.wait(for: [job.id])[0]
+        }
+        #expect(cancelled.state == .cancelled)
+    }
+
+    @Test("on graceful shutdown, a job that does not finish in the grace period goes back to the queue", .postgresDatabase)
+    func gracefulShutdown() async throws {
+        var fixture = try await WorkerFixture()
+        fixture.configuration.executable = try fixture.file("slow.sh", "#!/bin/sh\nsleep 120\n", executable: true)
+        fixture.configuration.shutdownGrace = .milliseconds(300)
+        let job = try await fixture.enqueue(try fixture.file("slow.mp4", "x"), kind: .analyzeVideo)
+        let worker = AnalysisWorker(configuration: fixture.configuration, logger: Logger(label: "test-worker"))
+        let group = ServiceGroup(services: [worker], logger: Logger(label: "test-group"))
+        let running = Task { try await group.run() }
+        _ = try await fixture.wait(for: [job.id], toBeIn: [.running])
+        await group.triggerGracefulShutdown()
+        try await running.value
+        let released = try #require(try await fixture.queue.job(job.id))
+        #expect(released.state == .queued && released.attempts == 0 && released.leasedBy == nil)
+    }
+}
