@@ -5,11 +5,11 @@ import Rules
 
 extension Spotter {
     /// Rule authoring, for admins: see what there is, check files, try them on tracks.
-    struct RulesCommand: ParsableCommand {
+    struct RulesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rules",
             abstract: "Author and check the exercise rules (Rules/*.yaml; see Rules/README.md).",
-            subcommands: [List.self, Show.self, Lint.self, Test.self])
+            subcommands: [List.self, Show.self, Lint.self, Test.self, Publish.self])
     }
 }
 

@@ -13,6 +13,10 @@ public enum SpotterProcess {
         return URL(fileURLWithPath: "/spotter-executable-not-built")
     }()
 
+    /// The repository the tests were built from.
+    public static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     /// Runs `spotter arguments…` with the test environment plus `environment`.
     public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> SubprocessOutcome {
         try runSubprocess(executable, arguments, environment: environment)

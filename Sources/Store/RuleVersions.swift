@@ -1,0 +1,51 @@
+import Foundation
+import Postgres
+
+/// Exercise rules as admins published them: each version once, never changed.
+public enum RuleVersions {
+    /// What publishing did.
+    public enum Outcome: Sendable, Equatable {
+        case published
+        /// The same version with the same text was published before.
+        case alreadyPublished
+    }
+
+    /// A version that was published before with other text.
+    public struct Conflict: Error, Sendable, CustomStringConvertible {
+        public var exercise: String
+        public var version: Int
+        public var description: String {
+            "\(exercise)@\(version) is already published with different contents; raise the rule's version to publish a change"
+        }
+    }
+
+    /// Records `body` as version `version` of `exercise`.
+    public static func publish(
+        exercise: String, version: Int, body: String, on connection: PostgresConnection
+    ) async throws -> Outcome {
+        try await connection.transaction { session in
+            let inserted = try session.query("""
+                INSERT INTO rule_versions (exercise, version, body, body_sha256)
+                VALUES ($1, $2, $3, encode(sha256(convert_to($3, 'UTF8')), 'hex'))
+                ON CONFLICT (exercise, version) DO NOTHING
+                """, [exercise, String(version), body])
+            if inserted.affectedRows == 1 { return .published }
+            let same = try session.query("""
+                SELECT body = $3 AS same FROM rule_versions WHERE exercise = $1 AND version = $2
+                """, [exercise, String(version), body])
+            guard try same.first?.decode("same", as: Bool.self) == true else {
+                throw Conflict(exercise: exercise, version: version)
+            }
+            return .alreadyPublished
+        }
+    }
+
+    /// The published versions of `exercise` (every exercise when nil), newest first.
+    public static func list(exercise: String? = nil, on connection: PostgresConnection) async throws -> [(exercise: String, version: String, publishedAt: Date)] {
+        try await connection.query("""
+            SELECT exercise, version, published_at FROM rule_versions
+            WHERE $1::text IS NULL OR exercise = $1 ORDER BY exercise, published_at DESC
+            """, [exercise]
+        ).map { (try $0.decode("exercise"), try $0.decode("version"), try $0.decode("published_at")) }
+    }
+}

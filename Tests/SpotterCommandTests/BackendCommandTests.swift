@@ -1,0 +1,126 @@
+import Foundation
+import LandmarkTracks
+import SyntheticMotion
+import TestSupport
+import Testing
+
+/// `spotter migrate`, `spotter jobs`, `spotter rules publish` and `spotter worker`,
+/// run as an operator runs them, against a real database.
+@Suite("spotter migrate, jobs, rules publish and worker")
+struct BackendCommandTests {
+    let directory: URL
+    /// The environment naming this test's database.
+    var database: [String: String] { ["SPOTTER_DATABASE_URL": PostgresDatabase.url] }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-backend-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func spotter(_ arguments: [String], environment: [String: String]? = nil) throws -> SubprocessOutcome {
+        try SpotterProcess.run(arguments, environment: environment ?? database)
+    }
+
+    func text(_ outcome: SubprocessOutcome) -> String { String(decoding: outcome.standardOutput, as: UTF8.self) }
+
+    /// A squat track file with `reps` reps.
+    func track(reps: Int) throws -> String {
+        var conditions = SetConditions()
+        conditions.reps = reps
+        let track = SyntheticSessions.make("squat", conditions, seed: 11).track
+        var data = Data()
+        let writer = try LandmarkTrackWriter(header: track.header) { data.append($0) }
+        for frame in track.frames { try writer.append(frame) }
+        let path = directory.appendingPathComponent("squat-\(reps).jsonl").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func jobState(_ id: String) throws -> String? {
+        let outcome = try spotter(["jobs", "show", id, "--json"])
+        let job = try JSONSerialization.jsonObject(with: outcome.standardOutput) as? [String: Any]
+        return job?["state"] as? String
+    }
+
+    @Test("migrate brings the database up to date once; jobs are enqueued once, listed, shown, cancelled and retried", .postgresDatabase)
+    func migrateAndJobs() throws {
+        let first = try spotter(["migrate"])
+        #expect(first.status == 0 && first.standardError.contains("applied 0001_initial_schema.sql"), "\(first.standardError)")
+        let second = try spotter(["migrate"])
+        #expect(second.status == 0 && second.standardError.contains("already up to date"))
+
+        let track = try track(reps: 3)
+        let enqueued = try spotter(["jobs", "enqueue", track, "--exercise", "squat", "--landmarks"])
+        #expect(enqueued.status == 0, "\(enqueued.standardError)")
+        let id = text(enqueued).trimmingCharacters(in: .whitespacesAndNewlines)
+        let again = try spotter(["jobs", "enqueue", track, "--exercise", "squat", "--landmarks"])
+        #expect(text(again).trimmingCharacters(in: .whitespacesAndNewlines) == id)
+        #expect(again.standardError.contains("already exists"))
+
+        let list = try spotter(["jobs", "list", "--json"])
+        let jobs = try #require(try JSONSerialization.jsonObject(with: list.standardOutput) as? [[String: Any]])
+        #expect(jobs.count == 1 && jobs.first?["kind"] as? String == "score_track")
+        #expect(try jobState(id) == "queued")
+        #expect(try spotter(["jobs", "cancel", id]).status == 0)
+        #expect(try jobState(id) == "cancelled")
+        #expect(try spotter(["jobs", "retry", id]).status == 0)
+        #expect(try jobState(id) == "queued")
+        let refused = try spotter(["jobs", "retry", id])
+        #expect(refused.status == 64 && refused.errorLines.first?.contains("only failed, dead or cancelled") == true)
+        let missing = try spotter(["jobs", "show", "999999"])
+        #expect(missing.status == 64 && missing.errorLines == ["spotter: error: there is no job 999999"])
+        let noFile = try spotter(["jobs", "enqueue", directory.appendingPathComponent("nope.mp4").path, "--exercise", "squat"])
+        #expect(noFile.status == 65 && noFile.errorLines.first?.contains("nope.mp4") == true)
+    }
+
+    @Test("rules publish records each version once and refuses changed text under a published version", .postgresDatabase)
+    func publishRules() throws {
+        #expect(try spotter(["migrate"]).status == 0)
+        let published = try spotter(["rules", "publish"])
+        #expect(published.status == 0, "\(published.standardError)")
+        #expect(text(published).split(separator: "\n").count == 8 && text(published).contains("squat@"))
+        let again = try spotter(["rules", "publish", "squat"])
+        #expect(text(again).contains("already published"))
+
+        let rules = directory.appendingPathComponent("Rules")
+        try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
+        let original = try String(contentsOf: SpotterProcess.repository.appendingPathComponent("Rules/squat.yaml"), encoding: .utf8)
+        try (original + "\n# a changed comment\n").write(to: rules.appendingPathComponent("squat.yaml"), atomically: true, encoding: .utf8)
+        let changed = try spotter(["rules", "publish", "squat", "--rules-dir", rules.path])
+        #expect(changed.status == 65 && changed.errorLines.first?.contains("already published with different contents") == true)
+    }
+
+    @Test("without a database, or with one that is down, the backend commands say so", .postgresDatabase)
+    func noDatabase() throws {
+        let none = try spotter(["jobs", "list"], environment: ["SPOTTER_DATABASE_URL": ""])
+        #expect(none.status == 64 && none.errorLines.first?.contains("SPOTTER_DATABASE_URL") == true)
+        let down = try spotter(["migrate", "--database-url", "postgresql://spotter:s3cret@/spotter?host=/nonexistent&connect_timeout=2"])
+        #expect(down.status == 69 && down.errorLines.first?.contains("could not connect") == true)
+        #expect(!down.standardError.contains("s3cret"))
+    }
+
+    @Test("spotter worker runs queued jobs and exits cleanly on SIGTERM", .postgresDatabase)
+    func workerProcess() async throws {
+        #expect(try spotter(["migrate"]).status == 0)
+        let id = text(try spotter(["jobs", "enqueue", try track(reps: 4), "--exercise", "squat", "--landmarks"]))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let worker = Process()
+        worker.executableURL = SpotterProcess.executable
+        worker.arguments = ["worker", "--concurrency", "2", "--work-dir", directory.appendingPathComponent("work").path]
+        worker.environment = ProcessInfo.processInfo.environment.merging(database) { $1 }
+        let errors = directory.appendingPathComponent("worker.log")
+        try Data().write(to: errors)
+        worker.standardError = try FileHandle(forWritingTo: errors)
+        try worker.run()
+        let deadline = ContinuousClock.now + .seconds(120)
+        while try jobState(id) != "succeeded", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(try jobState(id) == "succeeded")
+        worker.terminate()
+        worker.waitUntilExit()
+        let log = try String(contentsOf: errors, encoding: .utf8)
+        #expect(worker.terminationReason == .exit && worker.terminationStatus == 0, "\(log)")
+        #expect(log.contains("stopped"), "\(log)")
+    }
+}
