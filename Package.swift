@@ -113,6 +113,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "TestSupport", "SyntheticMotion", "LandmarkTracks"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

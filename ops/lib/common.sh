@@ -19,6 +19,8 @@ ENGINE_VERSION=1.2.2
 ENGINE_LIBRARY="${SPOTTER_MEDIAPIPE_LIBRARY:-$CACHE_DIR/mediapipe-$ENGINE_VERSION/libmediapipe.so}"
 MODEL_DIR="${SPOTTER_MODEL_DIR:-$CACHE_DIR/models}"
 TEST_DATA_DIR="${SPOTTER_TEST_DATA_DIR:-$CACHE_DIR/testdata}"
+# The private PostgreSQL server of the tests (ops/postgres, the PostgresDatabase trait).
+TEST_POSTGRES_DIR="${SPOTTER_TEST_POSTGRES_DIR:-$CACHE_DIR/test-postgres}"
 DOWNLOAD_DIR="$CACHE_DIR/downloads"
 
 # Everything fetched, pinned by version and SHA-256.
