@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "LandmarkTracks", targets: ["LandmarkTracks"]),
         .library(name: "Rules", targets: ["Rules"]),
         .library(name: "SyntheticMotion", targets: ["SyntheticMotion"]),
+        .library(name: "Postgres", targets: ["Postgres"]),
+        .library(name: "Store", targets: ["Store"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -57,33 +57,34 @@ public struct JobQueue: Sendable {
         }
     }
 
-    /// Leases the most urgent ready job to `worker`, or returns nil when none is ready.
+    /// Leases the most urgent ready job to `worker`, or returns nil when none is
+    /// ready. One statement: the claim and the session's status change together.
     public func claim(worker: String) async throws -> ClaimedJob? {
-        let leaseMilliseconds = leaseDuration.milliseconds
-        return try await connection.transaction { session in
-            let rows = try session.query("""
-                WITH next AS (
-                    SELECT id FROM jobs
-                    WHERE state = 'queued' AND run_at <= now()
-                    ORDER BY priority DESC, run_at, id
-                    LIMIT 1
-                    FOR UPDATE SKIP LOCKED)
+        let rows = try await connection.query("""
+            WITH next AS (
+                SELECT id FROM jobs
+                WHERE state = 'queued' AND run_at <= now()
+                ORDER BY priority DESC, run_at, id
+                LIMIT 1
+                FOR UPDATE SKIP LOCKED),
+            claimed AS (
                 UPDATE jobs AS j
                 SET state = 'running', lease_id = gen_random_uuid(), leased_by = $1, heartbeat_at = now(),
                     lease_expires_at = now() + $2 * interval '1 millisecond', updated_at = now()
                 FROM next WHERE j.id = next.id
-                RETURNING \(Job.columns), j.lease_id, j.lease_expires_at,
-                    (SELECT exercise FROM sessions WHERE id = j.session_id) AS exercise,
-                    (SELECT source_uri FROM sessions WHERE id = j.session_id) AS source_uri
-                """, [worker, leaseMilliseconds])
-            guard let row = rows.first else { return nil }
-            let job = try Job(row: row)
-            try session.query(
-                "UPDATE sessions SET status = 'analysing', updated_at = now() WHERE id = $1", [job.sessionID])
-            return ClaimedJob(
-                job: job, lease: Lease(jobID: job.id, id: try row.decode("lease_id"), expiresAt: try row.decode("lease_expires_at")),
-                exercise: try row.decode("exercise"), sourceURI: try row.decode("source_uri"))
-        }
+                RETURNING j.*),
+            session AS (
+                UPDATE sessions AS s SET status = 'analysing', updated_at = now()
+                FROM claimed WHERE s.id = claimed.session_id
+                RETURNING s.exercise, s.source_uri)
+            SELECT \(Job.columns), j.lease_id, j.lease_expires_at, session.exercise, session.source_uri
+            FROM claimed AS j, session
+            """, [worker, leaseDuration.milliseconds])
+        guard let row = rows.first else { return nil }
+        let job = try Job(row: row)
+        return ClaimedJob(
+            job: job, lease: Lease(jobID: job.id, id: try row.decode("lease_id"), expiresAt: try row.decode("lease_expires_at")),
+            exercise: try row.decode("exercise"), sourceURI: try row.decode("source_uri"))
     }
 
     /// What a heartbeat found.

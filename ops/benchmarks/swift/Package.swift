@@ -20,6 +20,9 @@ let package = Package(
                 .product(name: "Rules", package: "Spotter"), .product(name: "LandmarkTracks", package: "Spotter"),
                 .product(name: "SyntheticMotion", package: "Spotter"),
             ]),
+        .executableTarget(
+            name: "QueueBenchmark",
+            dependencies: [.product(name: "Store", package: "Spotter"), .product(name: "Postgres", package: "Spotter")]),
     ],
     swiftLanguageModes: [.v6]
 )
