@@ -25,19 +25,20 @@ public struct MediaPipeInstallation: Sendable, Equatable {
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> MediaPipeInstallation {
-        let cache: String
-        if let explicit = environment["SPOTTER_CACHE_DIR"], !explicit.isEmpty {
-            cache = explicit
-        } else if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
-            cache = xdg + "/spotter"
-        } else {
-            cache = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/spotter"
-        }
+        let cache = cacheDirectory(environment)
         return MediaPipeInstallation(
             libraryPath: environment["SPOTTER_MEDIAPIPE_LIBRARY"].nonEmpty
                 ?? "\(cache)/mediapipe-\(engineVersion)/libmediapipe.so",
             modelDirectory: environment["SPOTTER_MODEL_DIR"].nonEmpty ?? "\(cache)/models"
         )
+    }
+
+    /// Where `ops/setup` puts what it fetches and builds: `$SPOTTER_CACHE_DIR`,
+    /// else `$XDG_CACHE_HOME/spotter`, else `~/.cache/spotter`.
+    public static func cacheDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let explicit = environment["SPOTTER_CACHE_DIR"], !explicit.isEmpty { return explicit }
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/spotter" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/spotter"
     }
 
     /// The pose landmarker bundle (pose detector + full pose landmark model).

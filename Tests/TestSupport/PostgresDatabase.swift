@@ -1,4 +1,5 @@
 import Foundation
+import Landmarkers
 import Synchronization
 import Testing
 
@@ -61,15 +62,7 @@ enum PostgresServer {
     static let directory: String = {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["SPOTTER_TEST_POSTGRES_DIR"], !explicit.isEmpty { return explicit }
-        let cache: String
-        if let explicit = environment["SPOTTER_CACHE_DIR"], !explicit.isEmpty {
-            cache = explicit
-        } else if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
-            cache = xdg + "/spotter"
-        } else {
-            cache = (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/spotter"
-        }
-        return cache + "/test-postgres"
+        return MediaPipeInstallation.cacheDirectory(environment) + "/test-postgres"
     }()
 
     /// Starting the server, once per process; every caller awaits the same start.
