@@ -92,6 +92,16 @@ extension Spotter.JobsCommand {
         @Option(help: "Runs that may fail before the job is dead.")
         var maxAttempts = 5
 
+        @Option(help: ArgumentHelp("Not before this time (ISO 8601, such as 2026-12-01T06:00:00Z).", valueName: "time"))
+        var runAt: String?
+
+        func validate() throws {
+            guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
+            if let runAt, (try? Date(runAt, strategy: .iso8601)) == nil {
+                throw ValidationError("--run-at \(runAt) is not an ISO 8601 time such as 2026-12-01T06:00:00Z")
+            }
+        }
+
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
@@ -102,7 +112,7 @@ extension Spotter.JobsCommand {
                 let request = AnalysisRequest(
                     organizationID: organizationID, exercise: exercise, kind: landmarks ? .scoreTrack : .analyzeVideo,
                     sourceURI: sourceURI, idempotencyKey: idempotencyKey ?? defaultKey(sourceURI),
-                    priority: priority, maxAttempts: maxAttempts)
+                    priority: priority, runAt: try runAt.map { try Date($0, strategy: .iso8601) }, maxAttempts: maxAttempts)
                 let (job, created) = try await JobQueue(connection: connection).enqueue(request)
                 FileHandle.standardError.write(Data((created ? "queued job \(job.id)\n" : "job \(job.id) already exists (\(job.state.rawValue))\n").utf8))
                 print(job.id)

@@ -69,6 +69,14 @@ struct BackendCommandTests {
         #expect(refused.status == 64 && refused.errorLines.first?.contains("only failed, dead or cancelled") == true)
         let missing = try spotter(["jobs", "show", "999999"])
         #expect(missing.status == 64 && missing.errorLines == ["spotter: error: there is no job 999999"])
+        let later = try spotter(["jobs", "enqueue", track, "--exercise", "squat", "--landmarks", "--idempotency-key", "later",
+                                 "--run-at", "2030-01-02T03:04:05Z", "--priority", "7"])
+        let laterJob = try JSONSerialization.jsonObject(
+            with: try spotter(["jobs", "show", text(later).trimmingCharacters(in: .whitespacesAndNewlines), "--json"]).standardOutput
+        ) as? [String: Any]
+        #expect(laterJob?["run_at"] as? String == "2030-01-02T03:04:05Z" && laterJob?["priority"] as? Int == 7)
+        let badTime = try spotter(["jobs", "enqueue", track, "--exercise", "squat", "--run-at", "tomorrow"])
+        #expect(badTime.status == 64)
         let noFile = try spotter(["jobs", "enqueue", directory.appendingPathComponent("nope.mp4").path, "--exercise", "squat"])
         #expect(noFile.status == 65 && noFile.errorLines.first?.contains("nope.mp4") == true)
     }
