@@ -1,4 +1,5 @@
 import CLibPQ
+import Foundation
 import Glibc
 
 /// The owner of one `PGconn`: opened in `init`, finished in `deinit` or `close`.
@@ -123,8 +124,10 @@ final class ConnectionLink: @unchecked Sendable {
         return String(cString: escaped)
     }
 
+    /// libpq's last message on one line (it spreads some over several, indented).
     private static func lastMessage(of connection: OpaquePointer) -> String {
-        String(cString: PQerrorMessage(connection)).trimmingSuffixNewlines()
+        String(cString: PQerrorMessage(connection)).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
 
@@ -159,13 +162,5 @@ private struct ParameterBuffers {
             }
         }
         return body(storage.map { UnsafePointer($0) }, lengths, formats)
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffixNewlines() -> String {
-        var text = self
-        while text.last?.isNewline == true { text.removeLast() }
-        return text
     }
 }

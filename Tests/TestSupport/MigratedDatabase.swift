@@ -2,10 +2,10 @@ import Foundation
 import Postgres
 import Store
 
-/// A connection to the test's database (see `PostgresDatabase`), with the
-/// repository's migrations applied.
-public func migratedDatabase() async throws -> PostgresConnection {
-    let connection = try await PostgresConnection.connect(to: PostgresDatabase.url)
+/// A connection to the test's database (see `PostgresDatabase`), or to `url`,
+/// with the repository's migrations applied.
+public func migratedDatabase(url: String = PostgresDatabase.url) async throws -> PostgresConnection {
+    let connection = try await PostgresConnection.connect(to: url)
     let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Migrations").path

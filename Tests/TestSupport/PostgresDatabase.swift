@@ -81,7 +81,7 @@ enum PostgresServer {
     }
 
     /// Runs `ops/postgres ARGUMENTS --dir DIR`; returns its standard output, or fails with its error.
-    static func run(_ arguments: [String]) throws -> String {
+    static func run(_ arguments: [String], directory: String = directory) throws -> String {
         let outcome = try runSubprocess(script, arguments + ["--dir", directory])
         guard outcome.status == 0 else {
             throw PostgresDatabaseError(
@@ -92,12 +92,35 @@ enum PostgresServer {
     }
 
     /// Runs `ops/postgres ARGUMENTS --dir DIR` and returns the database URL it printed.
-    static func url(_ arguments: [String]) throws -> String {
-        let output = try run(arguments), prefix = "SPOTTER_DATABASE_URL="
+    static func url(_ arguments: [String], directory: String = directory) throws -> String {
+        let output = try run(arguments, directory: directory), prefix = "SPOTTER_DATABASE_URL="
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(prefix) }) else {
             throw PostgresDatabaseError(description: "ops/postgres \(arguments.joined(separator: " ")) printed no URL: \(output)")
         }
         return String(line.dropFirst(prefix.count))
+    }
+}
+
+/// A PostgreSQL server of one test's own, in a temporary directory, for tests
+/// that stop and restart the server under a running client.
+public struct ScratchPostgresServer: Sendable {
+    public let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-postgres-\(UUID())").path
+
+    public init() {}
+
+    /// Starts the server (initialising it the first time); returns its database's URL.
+    public func start() throws -> String {
+        try PostgresServer.url(["start"], directory: directory)
+    }
+
+    public func stop() throws {
+        _ = try PostgresServer.run(["stop"], directory: directory)
+    }
+
+    /// Stops the server and removes its directory.
+    public func remove() {
+        try? stop()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 }
 

@@ -19,14 +19,14 @@ struct WorkerFixture {
     let directory: String
     var configuration: WorkerConfiguration
 
-    init() async throws {
-        let connection = try await migratedDatabase()
+    init(databaseURL: String = PostgresDatabase.url) async throws {
+        let connection = try await migratedDatabase(url: databaseURL)
         organization = try await Organization.create(name: "Worker test gym", on: connection)
         queue = JobQueue(connection: connection)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-worker-test-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         configuration = WorkerConfiguration(
-            databaseURL: PostgresDatabase.url, rulesDirectory: Self.repository.appendingPathComponent("Rules").path,
+            databaseURL: databaseURL, rulesDirectory: Self.repository.appendingPathComponent("Rules").path,
             executable: SpotterProcess.executable.path, workDirectory: directory + "/work", concurrency: 2)
         configuration.heartbeatInterval = .milliseconds(200)
         configuration.leaseDuration = .seconds(3)
@@ -72,11 +72,23 @@ struct WorkerFixture {
         for ids: [Int64], toBeIn states: Set<JobState> = [.succeeded, .failed, .dead, .cancelled],
         limit: Duration = .seconds(240)
     ) async throws -> [Job] {
+        try await Self.wait(for: ids, on: queue, toBeIn: states, limit: limit)
+    }
+
+    /// `wait(for:toBeIn:limit:)` through `queue`'s connection, riding out a lost connection.
+    static func wait(
+        for ids: [Int64], on queue: JobQueue, toBeIn states: Set<JobState> = [.succeeded, .failed, .dead, .cancelled],
+        limit: Duration = .seconds(240)
+    ) async throws -> [Job] {
         let deadline = ContinuousClock.now + limit
         while true {
             var jobs: [Job] = []
-            for id in ids { jobs.append(try #require(try await queue.job(id))) }
-            if jobs.allSatisfy({ states.contains($0.state) }) { return jobs }
+            do {
+                for id in ids { jobs.append(try #require(try await queue.job(id))) }
+            } catch let error as PostgresError where error.isTransient {
+                jobs = []
+            }
+            if jobs.count == ids.count, jobs.allSatisfy({ states.contains($0.state) }) { return jobs }
             guard ContinuousClock.now < deadline else {
                 Issue.record("jobs did not reach \(states): \(jobs.map { "\($0.id) \($0.state)" })")
                 return jobs
