@@ -181,21 +181,25 @@ public struct JobQueue: Sendable {
         }
         var runAgainMilliseconds: Int64?
         if case .runAgain(let delay) = effect { runAgainMilliseconds = delay.milliseconds }
+        // The job and its session in one statement.
         try session.query("""
-            UPDATE jobs SET
-                state = $2, attempts = $3, lease_expirations = $4, cancel_requested = $5,
-                run_at = CASE WHEN $6::bigint IS NULL THEN run_at ELSE now() + $6 * interval '1 millisecond' END,
-                last_error = COALESCE($7, last_error),
-                lease_id = CASE WHEN $2 = 'running' THEN lease_id END,
-                lease_expires_at = CASE WHEN $2 = 'running' THEN lease_expires_at END,
-                leased_by = CASE WHEN $2 = 'running' THEN leased_by END,
-                finished_at = CASE WHEN $2 IN ('succeeded', 'failed', 'dead', 'cancelled') THEN now() END,
-                updated_at = now()
-            WHERE id = $1
+            WITH job AS (
+                UPDATE jobs SET
+                    state = $2, attempts = $3, lease_expirations = $4, cancel_requested = $5,
+                    run_at = CASE WHEN $6::bigint IS NULL THEN run_at ELSE now() + $6 * interval '1 millisecond' END,
+                    last_error = COALESCE($7, last_error),
+                    lease_id = CASE WHEN $2 = 'running' THEN lease_id END,
+                    lease_expires_at = CASE WHEN $2 = 'running' THEN lease_expires_at END,
+                    leased_by = CASE WHEN $2 = 'running' THEN leased_by END,
+                    finished_at = CASE WHEN $2 IN ('succeeded', 'failed', 'dead', 'cancelled') THEN now() END,
+                    updated_at = now()
+                WHERE id = $1
+                RETURNING session_id)
+            UPDATE sessions SET status = $8, failure_reason = CASE WHEN $8 = 'failed' THEN $7 END, updated_at = now()
+            FROM job WHERE sessions.id = job.session_id
             """,
             [jobID, lifecycle.state.rawValue, lifecycle.attempts, lifecycle.leaseExpirations, lifecycle.cancelRequested,
-             runAgainMilliseconds, reason])
-        try updateSessionStatus(job.sessionID, lifecycle.state, reason: reason, session)
+             runAgainMilliseconds, reason, Self.sessionStatus(lifecycle.state)])
         if lifecycle.state == .failed || lifecycle.state == .dead {
             try OutboxEvent.analysisFailed(job: job, state: lifecycle.state, reason: reason ?? "failed").insert(session)
         }
@@ -203,18 +207,15 @@ public struct JobQueue: Sendable {
         return lifecycle
     }
 
-    private func updateSessionStatus(_ sessionID: UUID, _ state: JobState, reason: String?, _ session: PostgresSession) throws {
-        let status: String = switch state {
+    /// A session's status while its job is in `state`.
+    private static func sessionStatus(_ state: JobState) -> String {
+        switch state {
         case .queued: "pending"
         case .running: "analysing"
         case .succeeded: "analysed"
         case .failed, .dead: "failed"
         case .cancelled: "cancelled"
         }
-        try session.query("""
-            UPDATE sessions SET status = $2, failure_reason = CASE WHEN $2 = 'failed' THEN $3 END, updated_at = now()
-            WHERE id = $1
-            """, [sessionID, status, reason])
     }
 
     static func job(idempotencyKey: String, organizationID: UUID, _ session: PostgresSession) throws -> Job? {
