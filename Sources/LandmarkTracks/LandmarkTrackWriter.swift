@@ -47,6 +47,14 @@ public struct LandmarkTrackWriter {
         line += "}\n"
         try write(Data(line.utf8))
     }
+
+    /// The whole track as the bytes of a JSON Lines file.
+    public static func jsonLines(of track: LandmarkTrack) throws -> Data {
+        var data = Data()
+        let writer = try LandmarkTrackWriter(header: track.header) { data.append($0) }
+        for frame in track.frames { try writer.append(frame) }
+        return data
+    }
 }
 
 extension String {

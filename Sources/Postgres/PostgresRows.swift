@@ -39,11 +39,3 @@ public struct PostgresRow: Sendable {
         return value
     }
 }
-
-extension PostgresRows {
-    /// The only row, or nil when there is none; throws when there are several.
-    public func singleRow() throws -> PostgresRow? {
-        guard count <= 1 else { throw PostgresError(.decoding, "expected at most one row, got \(count)") }
-        return first
-    }
-}

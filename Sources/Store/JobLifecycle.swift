@@ -77,7 +77,13 @@ public struct JobLifecycle: Sendable, Equatable {
     public struct InvalidTransition: Error, Sendable, CustomStringConvertible {
         public var state: JobState
         public var event: Event
-        public var description: String { "a \(state.rawValue) job cannot take \(event)" }
+        public var description: String {
+            switch event {
+            case .retryRequested: "only failed, dead or cancelled jobs can be retried"
+            case .cancelRequested: "only queued or running jobs can be cancelled"
+            default: "a \(state.rawValue) job cannot take \(event)"
+            }
+        }
     }
 
     /// Applies `event`, or throws when the job's state does not allow it.

@@ -14,7 +14,11 @@ extension JobQueue {
 
     /// One job, or nil when there is none with that id (in that organization, when given).
     public func job(_ id: Int64, organizationID: UUID? = nil) async throws -> Job? {
-        try await connection.query(
+        try await connection.withSession { try Self.job(id, organizationID: organizationID, $0) }
+    }
+
+    static func job(_ id: Int64, organizationID: UUID?, _ session: PostgresSession) throws -> Job? {
+        try session.query(
             "SELECT \(Job.columns) FROM jobs AS j WHERE j.id = $1 AND ($2::uuid IS NULL OR j.organization_id = $2)",
             [id, organizationID]
         ).first.map(Job.init(row:))
@@ -31,24 +35,17 @@ extension JobQueue {
         try await administer(id, organizationID: organizationID, .retryRequested, reason: nil)
     }
 
+    /// Applies `event` to the job and returns it afterwards, in one transaction.
     private func administer(
         _ id: Int64, organizationID: UUID?, _ event: JobLifecycle.Event, reason: String?
     ) async throws -> Job {
-        guard let current = try await job(id, organizationID: organizationID) else {
-            throw JobQueueError(code: .notFound, jobID: id, message: "there is no job \(id)")
-        }
-        var lifecycle = current.lifecycle
-        guard (try? lifecycle.apply(event)) != nil else {
-            let allowed = event == .retryRequested ? "only failed, dead or cancelled jobs can be retried" : "it is over"
-            throw JobQueueError(code: .invalidState, jobID: id, message: "job \(id) is \(current.state.rawValue); \(allowed)")
-        }
         try await connection.transaction { [self] session in
-            _ = try transition(id, lease: nil, event, reason: reason, session)
+            try transition(id, organizationID: organizationID, lease: nil, event, reason: reason, session)
+            guard let job = try Self.job(id, organizationID: organizationID, session) else {
+                throw JobQueueError(code: .notFound, jobID: id, message: "there is no job \(id)")
+            }
+            return job
         }
-        guard let job = try await job(id) else {
-            throw JobQueueError(code: .notFound, jobID: id, message: "job \(id) disappeared")
-        }
-        return job
     }
 
     /// Deletes finished jobs older than `retention`, `batchSize` rows per

@@ -160,10 +160,13 @@ public struct JobQueue: Sendable {
     /// writes the outcome, with the session's status to match.
     @discardableResult
     func transition(
-        _ jobID: Int64, lease: Lease?, _ event: JobLifecycle.Event, reason: String?, _ session: PostgresSession
+        _ jobID: Int64, organizationID: UUID? = nil, lease: Lease?, _ event: JobLifecycle.Event, reason: String?,
+        _ session: PostgresSession
     ) throws -> JobLifecycle {
-        let rows = try session.query(
-            "SELECT \(Job.columns), j.lease_id FROM jobs AS j WHERE j.id = $1 FOR UPDATE", [jobID])
+        let rows = try session.query("""
+            SELECT \(Job.columns), j.lease_id FROM jobs AS j
+            WHERE j.id = $1 AND ($2::uuid IS NULL OR j.organization_id = $2) FOR UPDATE
+            """, [jobID, organizationID])
         guard let row = rows.first else {
             throw JobQueueError(code: .notFound, jobID: jobID, message: "there is no job \(jobID)")
         }
@@ -177,7 +180,7 @@ public struct JobQueue: Sendable {
         do {
             effect = try lifecycle.apply(event, retryPolicy: retryPolicy)
         } catch let error as JobLifecycle.InvalidTransition {
-            throw JobQueueError(code: .invalidState, jobID: jobID, message: "job \(jobID) is \(job.state.rawValue): \(error)")
+            throw JobQueueError(code: .invalidState, jobID: jobID, message: "job \(jobID) is \(job.state.rawValue); \(error)")
         }
         var runAgainMilliseconds: Int64?
         if case .runAgain(let delay) = effect { runAgainMilliseconds = delay.milliseconds }

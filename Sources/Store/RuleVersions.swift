@@ -1,4 +1,3 @@
-import Foundation
 import Postgres
 
 /// Exercise rules as admins published them: each version once, never changed.
@@ -38,14 +37,5 @@ public enum RuleVersions {
             }
             return .alreadyPublished
         }
-    }
-
-    /// The published versions of `exercise` (every exercise when nil), newest first.
-    public static func list(exercise: String? = nil, on connection: PostgresConnection) async throws -> [(exercise: String, version: String, publishedAt: Date)] {
-        try await connection.query("""
-            SELECT exercise, version, published_at FROM rule_versions
-            WHERE $1::text IS NULL OR exercise = $1 ORDER BY exercise, published_at DESC
-            """, [exercise]
-        ).map { (try $0.decode("exercise"), try $0.decode("version"), try $0.decode("published_at")) }
     }
 }

@@ -128,10 +128,7 @@ struct SessionCheckTests {
         let set = Self.set("overhead_press", seed: 3)
         let first = try Self.score("overhead_press", set.track)
         #expect(try Self.score("overhead_press", set.track) == first)
-        var text = Data()
-        let writer = try LandmarkTrackWriter(header: set.track.header) { text.append($0) }
-        for frame in set.track.frames { try writer.append(frame) }
-        let read = try LandmarkTrack(contentsOf: text, name: "press.jsonl")
+        let read = try LandmarkTrack(contentsOf: LandmarkTrackWriter.jsonLines(of: set.track), name: "press.jsonl")
         #expect(read == set.track)
         #expect(try Self.score("overhead_press", read) == first)
     }

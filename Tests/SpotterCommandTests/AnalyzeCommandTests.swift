@@ -22,11 +22,7 @@ struct AnalyzeCommandTests {
         conditions.reps = reps
         let set = SyntheticSessions.make(exercise, conditions, seed: seed)
         let file = path("\(exercise)-\(seed).jsonl")
-        try Data().write(to: URL(fileURLWithPath: file))
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        defer { try? handle.close() }
-        let writer = try LandmarkTrackWriter(header: set.track.header) { handle.write($0) }
-        for frame in set.track.frames { try writer.append(frame) }
+        try LandmarkTrackWriter.jsonLines(of: set.track).write(to: URL(fileURLWithPath: file))
         return (file, set)
     }
 

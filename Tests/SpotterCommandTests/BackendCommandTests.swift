@@ -28,11 +28,8 @@ struct BackendCommandTests {
         var conditions = SetConditions()
         conditions.reps = reps
         let track = SyntheticSessions.make("squat", conditions, seed: 11).track
-        var data = Data()
-        let writer = try LandmarkTrackWriter(header: track.header) { data.append($0) }
-        for frame in track.frames { try writer.append(frame) }
         let path = directory.appendingPathComponent("squat-\(reps).jsonl").path
-        try data.write(to: URL(fileURLWithPath: path))
+        try LandmarkTrackWriter.jsonLines(of: track).write(to: URL(fileURLWithPath: path))
         return path
     }
 

@@ -21,9 +21,7 @@ struct TrackPackingTests {
         #expect(unpacked == track)
         let rule = try RuleBook.rule(for: exercise, in: Self.repository.appendingPathComponent("Rules").path)
         #expect(Scorer(rule: rule).score(unpacked).report == Scorer(rule: rule).score(track).report)
-        var jsonLines = 0
-        let writer = try LandmarkTrackWriter(header: track.header) { jsonLines += $0.count }
-        for frame in track.frames { try writer.append(frame) }
+        let jsonLines = try LandmarkTrackWriter.jsonLines(of: track).count
         #expect(packed.count * 2 < jsonLines, "packed \(packed.count) bytes, JSON Lines \(jsonLines)")
     }
 

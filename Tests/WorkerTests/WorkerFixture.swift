@@ -50,11 +50,8 @@ struct WorkerFixture {
         var conditions = SetConditions()
         conditions.reps = reps
         let track = SyntheticSessions.make("squat", conditions, seed: UInt64(reps)).track
-        var data = Data()
-        let writer = try LandmarkTrackWriter(header: track.header) { data.append($0) }
-        for frame in track.frames { try writer.append(frame) }
         let path = directory + "/" + name
-        try data.write(to: URL(fileURLWithPath: path))
+        try LandmarkTrackWriter.jsonLines(of: track).write(to: URL(fileURLWithPath: path))
         return path
     }
 

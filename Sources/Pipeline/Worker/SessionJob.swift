@@ -54,6 +54,7 @@ struct SessionJob: Sendable {
         let child = ChildProcess(executable: configuration.executable, arguments: arguments, timeLimit: configuration.analysisTimeLimit)
         let outcome = try await child.run { [logger] line in logger.debug("analysis: \(line)") }
         guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
+        logger.info("found the landmarks in \(outcome.wallTime)")
         let warnings = try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: warningsPath)))
         return (try SessionAnalysis.readTrack(at: trackPath), warnings)
     }

@@ -57,14 +57,6 @@ func emit(_ fields: [String: Any]) {
     print(String(decoding: try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]), as: UTF8.self))
 }
 
-/// A track as the JSON Lines of a file.
-func jsonLines(_ track: LandmarkTrack) throws -> Data {
-    var data = Data()
-    let writer = try LandmarkTrackWriter(header: track.header) { data.append($0) }
-    for frame in track.frames { try writer.append(frame) }
-    return data
-}
-
 var totals = (scored: 0, scoredSeconds: 0.0, baseline: 0, baselineSeconds: 0.0, read: 0, readSeconds: 0.0)
 for exercise in exercises {
     let tracks = (0..<setsPerExercise).map { index in
@@ -73,7 +65,7 @@ for exercise in exercises {
     let scorer = Scorer(rule: try book.rule(for: exercise))
     let scored = measure(tracks) { scorer.score($0).report.repCount }
     let baseline = measure(tracks, kneeAngles)
-    let files = try tracks.map(jsonLines)
+    let files = try tracks.map(LandmarkTrackWriter.jsonLines(of:))
     let readStart = clock.now
     var readFrames = 0
     for (index, file) in files.enumerated() {
