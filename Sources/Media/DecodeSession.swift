@@ -16,7 +16,7 @@ struct DecodeSession {
 
     init(reader: VideoReader) {
         self.reader = reader
-        sampler = FrameSampler(frameRate: reader.options.frameRate)
+        sampler = FrameSampler(frameRate: reader.samplingRate)
         converter = FrameConverter(geometry: reader.geometry)
         let start = reader.demuxer.videoStream.pointee.start_time
         startPTS = start == noTimestamp ? nil : start

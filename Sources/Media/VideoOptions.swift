@@ -23,6 +23,9 @@ public struct VideoDecodeOptions: Sendable, Equatable {
     public var maxLongSide: Int? = 1280
     /// Frames per second to hand out, chosen by timestamp; `nil` for every frame.
     public var frameRate: Double?
+    /// With no `frameRate`: the most frames per second to hand out. A video
+    /// filmed faster is sampled at this rate by timestamp; `nil` for no cap.
+    public var maxFrameRate: Double?
     /// Decoder threads; 0 lets libav choose (one per core).
     public var decoderThreads = 0
     /// Frames decoded ahead of the consumer before decoding waits.

@@ -15,6 +15,14 @@ public final class VideoReader: @unchecked Sendable {
     public let info: VideoStreamInfo
     /// The input, as named by the caller.
     public let name: String
+    /// The rate frames are sampled at: the options' `frameRate`, else their
+    /// `maxFrameRate` when the video is faster; `nil` when every frame is handed out.
+    public var samplingRate: Double? {
+        if let rate = options.frameRate { return rate }
+        guard let cap = options.maxFrameRate, let rate = info.averageFrameRate, rate > cap + 0.5 else { return nil }
+        return cap
+    }
+
     /// The size of the frames handed out (upright, scaled).
     public var frameWidth: Int { geometry.uprightWidth }
     public var frameHeight: Int { geometry.uprightHeight }

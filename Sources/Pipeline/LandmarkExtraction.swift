@@ -96,7 +96,7 @@ public enum LandmarkExtraction {
         let reader = try await VideoReader.open(path: path, options: options.decoding)
         let landmarkers = try LandmarkerPair(options: options, installation: installation, mode: .video)
         try sink.start(LandmarkTrackHeader(
-            fps: options.decoding.frameRate ?? reader.info.averageFrameRate ?? 0,
+            fps: reader.samplingRate ?? reader.info.averageFrameRate ?? 0,
             width: reader.frameWidth, height: reader.frameHeight, source: path))
         var summary = LandmarkSummary()
         let frames = reader.frames()

@@ -13,9 +13,17 @@ public enum HandTracking: String, Sendable, CaseIterable {
 
 /// What `spotter analyze` asks of the stages.
 public struct AnalysisOptions: Sendable {
+    /// The most frames a second an analysis landmarks: reps need no more, and a
+    /// 60 frames/s phone video is then analysed as fast as a 30 frames/s one.
+    public static let maxFrameRate = 30.0
+
     public var hands = HandTracking.auto
     /// Decoding and landmarker options; `hands` there is decided by `hands` here.
-    public var landmarks = LandmarkOptions()
+    public var landmarks: LandmarkOptions = {
+        var options = LandmarkOptions()
+        options.decoding.maxFrameRate = Self.maxFrameRate
+        return options
+    }()
 
     public init() {}
 }

@@ -33,7 +33,7 @@ public struct ReportPage {
             <main>
             <header>
             <h1>\(escaped(exerciseTitle))</h1>
-            <p class="source">\(escaped(report.source.path)) · rules \(escaped(report.rulesVersion)) · \(report.view == .any ? "camera view unknown" : report.view.rawValue + " view")</p>
+            <p class="source">\(escaped(report.source.path)) · rules \(escaped(report.rulesVersion)) · \(report.view.map { $0.rawValue + " view" } ?? "camera view unknown") · count confidence \(report.countConfidence.rawValue)</p>
             </header>
             \(summary)
             \(warnings)

@@ -4,13 +4,16 @@ public struct ExerciseRule: Sendable {
     public var exercise: String
     public var version: Int
     public var title: String
-    /// The camera view the rules are written for.
-    public var view: CameraView
     /// Landmarks less visible than this are not trusted.
     var visibilityThreshold: Double
     /// One Euro parameters for the landmarks; nil turns smoothing off.
     var smoothing: LandmarkSmoothing?
     var signals: [SignalDefinition]
+    /// Conditions of the exercise's position: frames that fail one are not the
+    /// exercise (standing about, getting down) and are left out of scoring.
+    var position: [PointCondition]
+    /// Whether the exercise moves across the floor (walking lunges): then walking is not left out.
+    var travelAllowed: Bool
     var movement: Movement
     var metrics: [MetricDefinition]
     var faults: [FaultDefinition]
@@ -20,9 +23,22 @@ public struct ExerciseRule: Sendable {
     /// `squat@3`, as reports carry it.
     public var rulesVersion: String { "\(exercise)@\(version)" }
 
+    /// The camera views every fault can be judged from; nil when any view will do.
+    public var faultViews: [String: [CameraView]] {
+        faults.reduce(into: [:]) { views, fault in
+            if let only = fault.views { views[fault.code, default: []] += only.filter { !(views[fault.code] ?? []).contains($0) } }
+        }
+    }
+
     /// The fault codes this rule can report.
     public var faultCodes: [String] {
         faults.map(\.code).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    /// Whether the exercise is a position held rather than reps.
+    var isHold: Bool {
+        if case .hold = movement { return true }
+        return false
     }
 
     /// Whether any signal needs hand landmarks.
@@ -47,7 +63,7 @@ public struct ExerciseRule: Sendable {
         names.formUnion(metrics.map(\.signal))
         for fault in faults {
             names.insert(fault.signal)
-            if case .event(let trigger, _) = fault.moment { names.insert(trigger.signal) }
+            if case .event(let trigger, _, _) = fault.moment { names.insert(trigger.signal) }
         }
         return names
     }
@@ -61,9 +77,12 @@ public struct ExerciseRule: Sendable {
     }
 }
 
-/// The camera's view of the person.
-public enum CameraView: String, Sendable, Encodable {
-    case side, front, oblique, any
+/// The camera's view of the person, found from the landmarks.
+public enum CameraView: String, Sendable, Encodable, CaseIterable {
+    case front
+    case threeQuarter = "three-quarter"
+    case side
+    case back
 }
 
 /// One Euro filter parameters for world (metres) and image (pixels) landmarks.
@@ -100,7 +119,17 @@ struct SignalDefinition: Sendable {
         case wristFlexion
     }
 
-    enum Space: String, Sendable { case world, image }
+    enum Space: String, Sendable {
+        case world, image
+        /// For movements in the body's sagittal plane (bending forward, squatting,
+        /// curling): image coordinates where the camera sees the person from the
+        /// side — angles in the picture's plane are true there, where MediaPipe's
+        /// world depth biases them — and world coordinates from any other view.
+        case side
+        /// For movements in the frontal plane (arms overhead, legs apart): image
+        /// coordinates where the camera sees the front or the back, world elsewhere.
+        case front
+    }
     enum Scale: String, Sendable { case torso, shoulders }
 
     var name: String
@@ -135,6 +164,10 @@ enum SideMode: String, Sendable {
     case left, right
     /// The side whose landmarks are seen better over the whole session.
     case visible
+    /// The side that does the work over the session: for the rep signal, the
+    /// side that clearly moves more (else the better seen), followed even where
+    /// MediaPipe calls it hidden; other signals follow the rep signal's side.
+    case working
     /// Per frame, the smaller, larger or mean value of the two sides (one side when only one is seen).
     case min, max, mean
 }
@@ -154,8 +187,12 @@ struct RepRule: Sendable {
     var minRange: Double
     var minDurationMs: Int
     var maxDurationMs: Int
-    var debounceMs: Int
     var maxGapMs: Int
+    /// How far back toward the person's own typical rest, from their typical
+    /// turn, a rest must come (0–1) to end one rep and begin the next.
+    var returnFraction: Double
+    /// The least share of the person's typical range (0–1) a rep moves.
+    var minShare: Double
     /// The phase before the turn, and the one after it.
     var phases: (Phase, Phase)
     /// Conditions at the turn without which a movement is not a rep.
@@ -170,6 +207,8 @@ enum Phase: String, Sendable { case eccentric, concentric }
 /// Holding a position while every condition is met.
 struct HoldRule: Sendable {
     var conditions: [PointCondition]
+    /// Held only while the trunk moves slower than this, in the person's own size a second (`BodyMotion`).
+    var stillBelow: Double?
     var minMs: Int
     var maxGapMs: Int
 }
@@ -190,10 +229,11 @@ enum Bound: Sendable, Equatable {
         }
     }
 
-    func isMet(by value: Double) -> Bool {
+    /// Whether `value` breaks the limit by more than `margin`.
+    func isMet(by value: Double, margin: Double = 0) -> Bool {
         switch self {
-        case .above(let limit): value > limit
-        case .below(let limit): value < limit
+        case .above(let limit): value > limit + margin
+        case .below(let limit): value < limit - margin
         }
     }
 
@@ -232,8 +272,9 @@ struct FaultDefinition: Sendable {
         case phase(Phase)
         /// Whenever, while the position is held.
         case hold
-        /// At the first frame of a phase where another signal crosses a limit.
-        case event(PointCondition, phase: Phase?)
+        /// At the first frame of a phase where another signal crosses a limit and
+        /// stays beyond it for `heldMs`.
+        case event(PointCondition, heldMs: Int, phase: Phase?)
     }
 
     enum Severity: String, Sendable, Encodable { case info, warning, critical }
@@ -244,7 +285,11 @@ struct FaultDefinition: Sendable {
     var bound: Bound
     var reduce: Reduction?
     var forMs: Int?
-    var view: CameraView?
+    /// How far past the limit a value must be to count (measurement noise):
+    /// values within the margin of the limit are not faults.
+    var margin: Double
+    /// The views the fault can be judged from; nil for any.
+    var views: [CameraView]?
     var severity: Severity
     /// Shown to the coach; `{value}` and `{limit}` are replaced by the measured
     /// value and the limit, `{|value|}` and `{|limit|}` by their magnitudes.

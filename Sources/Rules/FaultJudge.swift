@@ -5,13 +5,37 @@ struct FaultJudge {
     let series: [String: SignalSeries]
     let times: [Int]
     let phases: (Phase, Phase)
-    /// The rep signal, and whether it falls to its turn (nil in a hold).
-    let keySignal: String?
-    let keyFalls: Bool?
+    /// The rep signal and whether it falls to its turn (nil in a hold).
+    var repSignal: String? = nil
+    var repFalls: Bool? = nil
 
-    /// A signal's value at the rep's turn (the key signal's own extreme there).
-    func value(_ signal: String, _ values: [Double?], at frame: Int, within frames: ClosedRange<Int>) -> Double? {
+    /// A signal's value at a moment (the median around it).
+    func value(_ values: [Double?], at frame: Int, within frames: ClosedRange<Int>) -> Double? {
         Reduction.value(values, at: frame, within: frames, times: times, extremeFalls: nil)
+    }
+
+    /// Whether the fault's signals were measured where it is judged: at the turn,
+    /// or in at least half of the rep's (phase's, hold's) frames. A fault that could
+    /// not be measured is reported as not judged, never as clean.
+    func measurable(_ fault: FaultDefinition, rep: RepSpan?, held: ClosedRange<Int>?) -> Bool {
+        guard let values = series[fault.signal]?.values else { return false }
+        let frames = rep.map { $0.start...$0.end } ?? held!
+        func mostlySeen(_ values: [Double?], _ frames: ClosedRange<Int>) -> Bool {
+            frames.filter { values[$0] != nil }.count * 2 >= frames.count
+        }
+        switch fault.moment {
+        case .bottom:
+            return rep.map { value(values, at: $0.turn, within: frames) != nil } ?? false
+        case .rep, .hold:
+            return mostlySeen(values, frames)
+        case .phase(let phase):
+            guard let rep else { return false }
+            return mostlySeen(values, phase == phases.0 ? rep.start...rep.turn : rep.turn...rep.end)
+        case .event(let trigger, _, let phase):
+            guard let rep, let triggerValues = series[trigger.signal]?.values else { return false }
+            let window = phase.map { $0 == phases.0 ? rep.start...rep.turn : rep.turn...rep.end } ?? frames
+            return mostlySeen(values, window) && mostlySeen(triggerValues, window)
+        }
     }
 
     /// The faults `fault` finds in one rep (at most one), or in one held span (any number).
@@ -20,10 +44,11 @@ struct FaultJudge {
         let frames = rep.map { $0.start...$0.end } ?? held!
         switch fault.moment {
         case .bottom:
-            guard let rep, let value = value(fault.signal, values, at: rep.turn, within: frames), fault.bound.isMet(by: value) else {
+            guard let rep, let (moment, value) = atTurn(fault, values, rep, within: frames),
+                  fault.bound.isMet(by: value, margin: fault.margin) else {
                 return []
             }
-            return [report(fault, value: value, span: run(around: rep.turn, fault.bound, values, frames), rep: index)]
+            return [report(fault, value: value, span: run(around: moment, fault.bound, values, frames), rep: index)]
         case .rep:
             return sustained(fault, values, frames, rep: index, every: false)
         case .phase(let phase):
@@ -31,33 +56,62 @@ struct FaultJudge {
             return sustained(fault, values, phase == phases.0 ? rep.start...rep.turn : rep.turn...rep.end, rep: index, every: false)
         case .hold:
             return sustained(fault, values, frames, rep: nil, every: true)
-        case .event(let trigger, let phase):
+        case .event(let trigger, let heldMs, let phase):
             guard let rep, let triggerValues = series[trigger.signal]?.values else { return [] }
             let window = phase.map { $0 == phases.0 ? rep.start...rep.turn : rep.turn...rep.end } ?? frames
-            // The event: the first time the trigger's condition holds for 80 ms, not a noisy frame.
+            // The event: the first time the trigger's condition holds for `heldMs`, not a noisy crossing.
             let held = Runs.meeting(trigger.bound, values: triggerValues, in: window)
-                .first { times[$0.upperBound] - times[$0.lowerBound] >= 80 || $0.upperBound == window.upperBound }
+                .first { times[$0.upperBound] - times[$0.lowerBound] >= heldMs || $0.upperBound == window.upperBound }
             guard let moment = held?.lowerBound, let value = Reduction.value(values, at: moment, within: window, times: times),
-                  fault.bound.isMet(by: value) else { return [] }
+                  fault.bound.isMet(by: value, margin: fault.margin) else { return [] }
             return [report(fault, value: value, span: run(around: moment, fault.bound, values, window), rep: index)]
         }
     }
 
+    /// How far the rep signal's turn may be from the turn of the same angle
+    /// measured in other coordinates (`space: side` against world).
+    static let turnWindowMs = 250
+
+    /// A signal's value at the rep's turn, and the moment: where the signal
+    /// measures the rep signal's own angle in other coordinates, at its own turn
+    /// within `turnWindowMs` (the extreme in the rep's direction); otherwise at
+    /// the rep signal's turn. Each value is the median around its moment.
+    private func atTurn(_ fault: FaultDefinition, _ values: [Double?], _ rep: RepSpan, within frames: ClosedRange<Int>) -> (Int, Double)? {
+        guard let repSignal, let falls = repFalls, series[fault.signal]?.definition.kind == series[repSignal]?.definition.kind else {
+            return value(values, at: rep.turn, within: frames).map { (rep.turn, $0) }
+        }
+        var best: (frame: Int, value: Double)?
+        var frame = rep.turn
+        while frame > frames.lowerBound, times[rep.turn] - times[frame - 1] <= Self.turnWindowMs { frame -= 1 }
+        while frame <= frames.upperBound, times[frame] - times[rep.turn] <= Self.turnWindowMs {
+            if let value = value(values, at: frame, within: frames), best == nil || (falls ? value < best!.value : value > best!.value) {
+                best = (frame, value)
+            }
+            frame += 1
+        }
+        return best.map { ($0.frame, $0.value) }
+    }
+
     /// Faults where the bound is broken: for `for_ms`, in runs at least that long
-    /// (every such run, or the longest); otherwise when the reduced value breaks it.
+    /// whose worst value is past the limit by more than the margin (every such
+    /// run, or the longest); otherwise when the reduced value is.
     private func sustained(
         _ fault: FaultDefinition, _ values: [Double?], _ frames: ClosedRange<Int>, rep: Int?, every: Bool
     ) -> [SessionReport.Fault] {
         let runs = Runs.meeting(fault.bound, values: values, in: frames)
         if let forMs = fault.forMs {
-            let long = runs.filter { times[$0.upperBound] - times[$0.lowerBound] >= forMs }
-            let chosen = every ? long : long.max { duration($0) < duration($1) }.map { [$0] } ?? []
-            return chosen.compactMap { run in
-                Runs.worst(fault.bound, values: values, in: run).map { report(fault, value: $0, span: run, rep: rep) }
+            let long = runs.compactMap { run -> (run: ClosedRange<Int>, worst: Double)? in
+                guard times[run.upperBound] - times[run.lowerBound] >= forMs,
+                      let worst = Runs.worst(fault.bound, values: values, in: run),
+                      fault.bound.isMet(by: worst, margin: fault.margin) else { return nil }
+                return (run, worst)
             }
+            let chosen = every ? long : long.max { duration($0.run) < duration($1.run) }.map { [$0] } ?? []
+            return chosen.map { report(fault, value: $0.worst, span: $0.run, rep: rep) }
         }
         let reduction = fault.reduce ?? { if case .above = fault.bound { return .max } else { return .min } }()
-        guard let value = reduction.apply(to: values, in: frames, turn: frames.lowerBound, times: times), fault.bound.isMet(by: value) else {
+        guard let value = reduction.apply(to: values, in: frames, turn: frames.lowerBound, times: times),
+              fault.bound.isMet(by: value, margin: fault.margin) else {
             return []
         }
         // Mark the run holding the worst value (runs always hold values).

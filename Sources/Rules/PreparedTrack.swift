@@ -6,6 +6,9 @@ import LandmarkTracks
 struct PreparedTrack {
     let times: [Int]
     let hasPose: [Bool]
+    /// Per frame, the size of the person in the picture: the mean of the sides
+    /// of the landmarks' bounding box, in pixels (MediaPipe's object scale); 0 without a pose.
+    let bodySize: [Double]
     /// Frame size, for turning normalized image coordinates into pixels.
     let width: Double
     let height: Double
@@ -49,6 +52,7 @@ struct PreparedTrack {
         self.hasHandData = hasHandData
 
         var posePresent = Array(repeating: false, count: count)
+        var sizes = Array(repeating: 0.0, count: count)
         var filters = smoothing.map { SmoothingFilters(parameters: $0, landmarks: needed.count) }
         var previousCentre: Point?
         var lastPoseTime: Int?
@@ -61,7 +65,8 @@ struct PreparedTrack {
                 filters = smoothing.map { SmoothingFilters(parameters: $0, landmarks: needed.count) }
             }
             lastPoseTime = frame.timestampMilliseconds
-            let objectScale = imageSpace ? Self.objectScale(pixels) : 1
+            let objectScale = Self.objectScale(pixels)
+            sizes[frameIndex] = objectScale
             for (slot, index) in needed.enumerated() {
                 let row = pose.world[index]
                 var worldPoint = Point(Double(row.x), Double(row.y), Double(row.z))
@@ -81,6 +86,7 @@ struct PreparedTrack {
             }
         }
         hasPose = posePresent
+        bodySize = sizes
     }
 
     /// The hand matched to a wrist in a frame: its direction from wrist to middle finger.

@@ -5,156 +5,270 @@ struct RepSpan: Equatable, Sendable {
     var end: Int
 }
 
-/// Finds repetitions in one signal: a pure state machine with two thresholds.
+/// A movement of the rep signal that looked like a rep but was not counted, and why.
+struct UncountedMovement: Equatable, Sendable {
+    enum Reason: Equatable, Sendable {
+        /// The signal left rest and came back, but never went as far as the rule's turn level.
+        case tooShallow(reached: Double)
+        /// The signal went far enough but did not come back to rest (before or after the turn).
+        case noReturn(restedAt: Double)
+        case tooQuick(milliseconds: Int)
+        case tooSlow(milliseconds: Int)
+        /// A condition at the turn failed (the rule's `require`).
+        case requirement(signal: String)
+    }
+
+    var start: Int
+    var turn: Int
+    var end: Int
+    var reason: Reason
+}
+
+/// Reps found in one signal, what was left uncounted, and the person's own levels.
+struct RepDetection: Sendable {
+    var reps: [RepSpan]
+    var uncounted: [UncountedMovement]
+    /// Spans where the signal was missing for longer than the rule allows.
+    var gaps: [ClosedRange<Int>]
+    /// The person's typical rest and turn values over the set (nil without a counted rep).
+    var levels: (rest: Double, turn: Double)?
+}
+
+/// Finds repetitions in one signal, relative to the person doing them. Pure.
 ///
-/// A rep leaves the rest zone, reaches the active zone and comes back to rest;
-/// zones must hold for `debounceMs` before they count (or up to a gap in the
-/// signal), so noise at a threshold does not make or break reps. A movement that returns without reaching the
-/// active zone (setting up, a half-hearted dip) is no rep; neither is one
-/// shorter or longer than allowed, or with too little range. Gaps in the
-/// signal longer than `maxGapMs` abandon a rep under way.
+/// The signal is cleaned of one-frame spikes (a running median), split where it
+/// is missing for longer than `maxGapMs`, and reduced to its turning points: a
+/// turning point is kept only when the signal moves at least `minRange` away
+/// from it (its prominence), so sway, noise and small bounces at the bottom are
+/// never turns. A rep is rest → turn → rest: the turn must reach the rule's
+/// `active` level and the rests the rule's `rest` level — loose absolute bounds
+/// that keep idle movement out — and each rest must come back at least
+/// `returnFraction` of the way to the person's own typical rest from their
+/// typical turn, so that a pause half-way up does not split a rep, while a set
+/// whose tops never reach an ideal standing angle still counts. A rep must also
+/// move at least `minShare` of the person's typical range, so that a step or a
+/// shift between reps is not one. A rep that misses the depth target still
+/// counts: depth is a fault, not a count.
 ///
-/// Boundaries are then refined on the whole series: a rep starts when the
-/// signal last sat at its rest level before leaving, and ends when it first
-/// settles back there.
+/// Boundaries are refined on the cleaned series: a rep starts when the signal
+/// last sat at its rest level before the turn and ends when it first settles
+/// back there; its duration must lie within the rule's limits.
 struct RepDetector {
     let rule: RepRule
 
-    private enum State {
-        case unknown
-        case resting
-        case moving(leftRest: Int)
-        case active(leftRest: Int, turn: Int)
+    private struct Pivot {
+        var frame: Int
+        var depth: Double
+        var isTurn: Bool
     }
 
-    private enum Zone { case rest, between, active }
-
-    /// Reps, in order, and the spans of frames where the signal was missing too long.
-    func detect(times: [Int], values: [Double?]) -> (reps: [RepSpan], gaps: [ClosedRange<Int>]) {
-        var candidates: [(leftRest: Int, turn: Int, backInRest: Int)] = []
+    /// Reps in order, and the movements that were not counted.
+    func detect(times: [Int], values: [Double?]) -> RepDetection {
+        let cleaned = Self.despiked(times: times, values: values)
         var gaps: [ClosedRange<Int>] = []
-        var state = State.unknown
-        var zoneRun: (zone: Zone, start: Int)?
-        var lastValid: Int?
-        var lastRest: Int?
-        // When the signal goes missing, the zone it was in holds as far as anyone
-        // can tell: a zone entered just before a gap counts as settled.
-        var nextValidTime = Array(repeating: Int.max, count: times.count)
-        var upcoming = Int.max
-        for frame in times.indices.reversed() {
-            nextValidTime[frame] = upcoming
-            if values[frame] != nil { upcoming = times[frame] }
-        }
-        for frame in times.indices {
-            guard let value = values[frame] else { continue }
-            if let previous = lastValid, times[frame] - times[previous] > rule.maxGapMs {
-                gaps.append(previous...frame)
-                state = .unknown
-                zoneRun = nil
+        var segments: [[Int]] = []
+        var current: [Int] = []
+        for frame in times.indices where cleaned[frame] != nil {
+            if let last = current.last, times[frame] - times[last] > rule.maxGapMs {
+                gaps.append(last...frame)
+                segments.append(current)
+                current = []
             }
-            lastValid = frame
-            let zone = self.zone(value)
-            if zoneRun?.zone != zone { zoneRun = (zone, frame) }
-            let settled = times[frame] - times[zoneRun!.start] >= rule.debounceMs
-                || (nextValidTime[frame] != Int.max && nextValidTime[frame] - times[frame] > rule.debounceMs)
-            switch state {
-            case .unknown:
-                if zone == .rest, settled {
-                    state = .resting
-                    lastRest = frame
-                }
-            case .resting:
-                if zone == .rest {
-                    lastRest = frame
-                } else if zone == .active, settled {
-                    // Straight from rest into a settled active zone (a fast rep, or one seen in few frames).
-                    let leftRest = lastRest ?? frame
-                    state = .active(leftRest: leftRest, turn: extreme(values, from: leftRest, through: frame))
+            current.append(frame)
+        }
+        if !current.isEmpty { segments.append(current) }
+
+        let depth = cleaned.map { $0.map(self.depth) }
+        let pivotsBySegment = segments.map { merged(pivots(of: $0, depth: depth)) }
+        let levels = Self.levels(pivotsBySegment.flatMap { $0 }, rule: self, depth: depth)
+        var reps: [RepSpan] = []
+        var uncounted: [UncountedMovement] = []
+        for pivots in pivotsBySegment {
+            let restored = levels.map { returned(pivots, typical: $0) } ?? pivots
+            for (index, pivot) in restored.enumerated() where pivot.isTurn {
+                guard index > 0, index + 1 < restored.count else { continue }
+                let before = restored[index - 1], after = restored[index + 1]
+                let start = leaving(before, toward: pivot, depth: depth)
+                let end = leaving(after, toward: pivot, depth: depth)
+                let duration = times[end] - times[start]
+                let reason: UncountedMovement.Reason?
+                if pivot.depth < activeDepth || !isDeepEnough(pivot, before, after, levels) {
+                    reason = .tooShallow(reached: value(pivot.depth))
+                } else if !isRest(before.depth, levels) || !isRest(after.depth, levels) {
+                    reason = .noReturn(restedAt: value(isRest(before.depth, levels) ? after.depth : before.depth))
+                } else if duration < rule.minDurationMs {
+                    reason = .tooQuick(milliseconds: duration)
+                } else if duration > rule.maxDurationMs {
+                    reason = .tooSlow(milliseconds: duration)
                 } else {
-                    state = .moving(leftRest: lastRest ?? frame)
+                    reason = nil
                 }
-            case .moving(let leftRest):
-                if zone == .active, settled {
-                    state = .active(leftRest: leftRest, turn: extreme(values, from: leftRest, through: frame))
-                } else if zone == .rest, settled {
-                    state = .resting
-                    lastRest = frame
-                } else if times[frame] - times[leftRest] > rule.maxDurationMs {
-                    state = .unknown
-                }
-            case .active(let leftRest, let turn):
-                let turn = progress(value) > progress(values[turn]!) ? frame : turn
-                if zone == .rest, settled {
-                    candidates.append((leftRest, turn, zoneRun!.start))
-                    state = .resting
-                    lastRest = frame
-                } else if times[frame] - times[leftRest] > rule.maxDurationMs {
-                    state = .unknown
+                if let reason {
+                    uncounted.append(UncountedMovement(start: start, turn: pivot.frame, end: end, reason: reason))
                 } else {
-                    state = .active(leftRest: leftRest, turn: turn)
+                    reps.append(RepSpan(start: start, turn: pivot.frame, end: end))
                 }
             }
         }
-        return (refine(candidates, times: times, values: values), gaps)
+        return RepDetection(
+            reps: reps, uncounted: uncounted, gaps: gaps, levels: levels.map { (value($0.rest), value($0.turn)) })
     }
 
-    // MARK: - Zones
+    // MARK: - Depth: how far toward the turn
 
-    /// How far a value has moved from rest toward active (negative beyond rest).
-    private func progress(_ value: Double) -> Double {
-        rule.falls ? rule.rest - value : value - rule.rest
+    /// The signal turned so that the turn is a maximum (a squat's knee angle falls to its turn).
+    private func depth(_ value: Double) -> Double { rule.falls ? -value : value }
+    private func value(_ depth: Double) -> Double { rule.falls ? -depth : depth }
+    private var restDepth: Double { depth(rule.rest) }
+    private var activeDepth: Double { depth(rule.active) }
+
+    /// At rest: at or beyond the rule's rest level, and back at least `returnFraction`
+    /// of the way from the person's typical turn to their typical rest.
+    private func isRest(_ depth: Double, _ levels: (rest: Double, turn: Double)?) -> Bool {
+        guard depth <= restDepth else { return false }
+        guard let levels else { return true }
+        return depth <= levels.turn - rule.returnFraction * (levels.turn - levels.rest)
     }
 
-    private var span: Double { abs(rule.rest - rule.active) }
-
-    private func zone(_ value: Double) -> Zone {
-        let moved = progress(value)
-        return moved <= 0 ? .rest : moved >= span ? .active : .between
+    /// Deep enough for this person: the smaller of the movements down and up is
+    /// at least `minShare` of their typical range (a step between two lunges is
+    /// no lunge), and at least `minRange`.
+    private func isDeepEnough(_ turn: Pivot, _ before: Pivot, _ after: Pivot, _ levels: (rest: Double, turn: Double)?) -> Bool {
+        let movement = turn.depth - max(before.depth, after.depth)
+        guard movement >= rule.minRange else { return false }
+        guard let levels else { return true }
+        return movement >= rule.minShare * (levels.turn - levels.rest)
     }
 
-    private func extreme(_ values: [Double?], from start: Int, through end: Int) -> Int {
-        var best = end
-        for frame in start...end {
-            if let value = values[frame], progress(value) > progress(values[best] ?? value) { best = frame }
+    // MARK: - Turning points
+
+    /// The signal's turning points with at least `minRange` of movement on each
+    /// side; the segment's first and last extremes count as turning points when
+    /// the signal moved that far from them.
+    private func pivots(of frames: [Int], depth: [Double?]) -> [Pivot] {
+        guard let first = frames.first else { return [] }
+        var pivots: [Pivot] = []
+        var high = first, low = first
+        var rising: Bool?
+        for frame in frames {
+            let d = depth[frame]!
+            switch rising {
+            case nil:
+                if d > depth[high]! { high = frame }
+                if d < depth[low]! { low = frame }
+                if d - depth[low]! >= rule.minRange {
+                    pivots.append(Pivot(frame: low, depth: depth[low]!, isTurn: false))
+                    rising = true
+                    high = frame
+                } else if depth[high]! - d >= rule.minRange {
+                    pivots.append(Pivot(frame: high, depth: depth[high]!, isTurn: true))
+                    rising = false
+                    low = frame
+                }
+            case true?:
+                if d >= depth[high]! {
+                    high = frame
+                } else if depth[high]! - d >= rule.minRange {
+                    pivots.append(Pivot(frame: high, depth: depth[high]!, isTurn: true))
+                    rising = false
+                    low = frame
+                }
+            case false?:
+                if d <= depth[low]! {
+                    low = frame
+                } else if d - depth[low]! >= rule.minRange {
+                    pivots.append(Pivot(frame: low, depth: depth[low]!, isTurn: false))
+                    rising = true
+                    high = frame
+                }
+            }
         }
-        return best
+        // The last extreme: the signal moved at least minRange to reach it.
+        switch rising {
+        case true?: pivots.append(Pivot(frame: high, depth: depth[high]!, isTurn: true))
+        case false?: pivots.append(Pivot(frame: low, depth: depth[low]!, isTurn: false))
+        case nil: break
+        }
+        return pivots
+    }
+
+    /// Rests that are not at the rule's rest level are no rests: the turns on
+    /// either side of one are one movement (the deeper turn is kept).
+    private func merged(_ pivots: [Pivot]) -> [Pivot] {
+        dropping(pivots) { $0.depth > restDepth }
+    }
+
+    /// Rests that do not come back far enough toward the person's typical rest are merged likewise.
+    private func returned(_ pivots: [Pivot], typical: (rest: Double, turn: Double)) -> [Pivot] {
+        dropping(pivots) { !isRest($0.depth, typical) }
+    }
+
+    /// Removes every interior rest pivot `unrested` says is no rest, with the shallower of its two turns.
+    private func dropping(_ pivots: [Pivot], unrested: (Pivot) -> Bool) -> [Pivot] {
+        var result: [Pivot] = []
+        for pivot in pivots {
+            if pivot.isTurn, result.count >= 2, let rest = result.last, !rest.isTurn, unrested(rest),
+               result[result.count - 2].isTurn {
+                result.removeLast()
+                if pivot.depth > result[result.count - 1].depth { result[result.count - 1] = pivot }
+            } else {
+                result.append(pivot)
+            }
+        }
+        return result
+    }
+
+    /// The person's typical rest and turn: medians of the rests and turns that meet the rule's levels.
+    private static func levels(_ pivots: [Pivot], rule detector: RepDetector, depth: [Double?]) -> (rest: Double, turn: Double)? {
+        let turns = pivots.filter { $0.isTurn && $0.depth >= detector.activeDepth }.map(\.depth)
+        let rests = pivots.filter { !$0.isTurn && $0.depth <= detector.restDepth }.map(\.depth)
+        guard let turn = median(turns), let rest = median(rests) else { return nil }
+        return (rest, turn)
     }
 
     // MARK: - Boundaries
 
-    private func refine(
-        _ candidates: [(leftRest: Int, turn: Int, backInRest: Int)], times: [Int], values: [Double?]
-    ) -> [RepSpan] {
-        // Within a tenth of the threshold span of the rest plateau counts as at rest.
-        let tolerance = span * 0.1
-        var reps: [RepSpan] = []
-        for (index, candidate) in candidates.enumerated() {
-            let earliest = reps.last?.end ?? (index > 0 ? candidates[index - 1].backInRest : 0)
-            let latest = index + 1 < candidates.count ? candidates[index + 1].leftRest : values.count - 1
-            let start = settledPoint(values, from: candidate.leftRest, toward: earliest, tolerance: tolerance)
-            let end = settledPoint(values, from: candidate.backInRest, toward: latest, tolerance: tolerance)
-            guard let startValue = values[start], let endValue = values[end], let turnValue = values[candidate.turn] else { continue }
-            let range = max(abs(startValue - turnValue), abs(endValue - turnValue))
-            let duration = times[end] - times[start]
-            guard range >= rule.minRange, duration >= rule.minDurationMs, duration <= rule.maxDurationMs else { continue }
-            reps.append(RepSpan(start: start, turn: candidate.turn, end: end))
+    /// From the turn back toward a rest pivot, the first frame within a tenth of
+    /// the movement (at least 2 units) of that rest: where the rep leaves or regains rest.
+    private func leaving(_ rest: Pivot, toward turn: Pivot, depth: [Double?]) -> Int {
+        let tolerance = max(2, (turn.depth - rest.depth) * 0.1)
+        let step = rest.frame < turn.frame ? -1 : 1
+        var frame = turn.frame
+        while frame != rest.frame {
+            if let d = depth[frame], d <= rest.depth + tolerance { return frame }
+            frame += step
         }
-        return reps
+        return rest.frame
     }
 
-    /// From `origin` (a frame at rest) toward `limit`, the frame nearest the
-    /// movement where the signal is within `tolerance` of its most restful value.
-    private func settledPoint(_ values: [Double?], from origin: Int, toward limit: Int, tolerance: Double) -> Int {
-        let frames = limit < origin ? Array(stride(from: origin, through: limit, by: -1)) : Array(origin...limit)
-        // Only the rest plateau next to the movement: stop where the signal leaves rest again.
-        var plateau: [Int] = []
-        for frame in frames {
-            guard let value = values[frame] else { continue }
-            if zone(value) != .rest && !plateau.isEmpty { break }
-            if zone(value) == .rest { plateau.append(frame) }
+    // MARK: - Cleaning
+
+    /// Each value replaced by the median of itself and up to two valid neighbours
+    /// on each side within 100 ms: one-frame glitches (a limb swapped, a jump) go,
+    /// turns stay where they are. A value with no neighbour on one side (next to
+    /// a gap) is kept: whether it is a glitch cannot be told.
+    static func despiked(times: [Int], values: [Double?]) -> [Double?] {
+        let valid = times.indices.filter { values[$0] != nil }
+        var cleaned = [Double?](repeating: nil, count: values.count)
+        var window: [Double] = []
+        window.reserveCapacity(5)
+        for (position, frame) in valid.enumerated() {
+            window.removeAll(keepingCapacity: true)
+            var before = false, after = false
+            for neighbour in max(0, position - 2)...min(valid.count - 1, position + 2)
+            where abs(times[valid[neighbour]] - times[frame]) <= 100 {
+                window.append(values[valid[neighbour]]!)
+                before = before || neighbour < position
+                after = after || neighbour > position
+            }
+            guard before && after else {
+                cleaned[frame] = values[frame]
+                continue
+            }
+            window.sort()
+            cleaned[frame] = window.count % 2 == 1
+                ? window[window.count / 2] : (window[window.count / 2 - 1] + window[window.count / 2]) / 2
         }
-        guard let restful = plateau.map({ progress(values[$0]!) }).min() else { return origin }
-        // The plateau frame nearest the movement that is close to the most restful value.
-        return plateau.first { progress(values[$0]!) <= restful + tolerance } ?? origin
+        return cleaned
     }
 }

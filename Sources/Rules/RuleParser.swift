@@ -13,7 +13,8 @@ extension ExerciseRule {
             throw RuleError(file: file, line: Self.line(of: error), reason: "not valid YAML: \(Self.problem(of: error))")
         }
         let top = try YAMLValue(node: root, file: file, path: "").mapping(allowing: [
-            "exercise", "version", "title", "view", "visibility", "smoothing", "signals", "reps", "hold", "metrics", "faults",
+            "exercise", "version", "title", "visibility", "smoothing", "signals", "position", "travels", "reps", "hold", "metrics",
+            "faults",
         ])
         exercise = try top.required("exercise").string()
         guard exercise.range(of: #"^[a-z][a-z0-9_]*$"#, options: .regularExpression) != nil else {
@@ -22,7 +23,6 @@ extension ExerciseRule {
         version = try top.required("version").integer()
         guard version > 0 else { throw try top.required("version").error("the version is a positive whole number") }
         title = try top["title"]?.string() ?? exercise
-        view = try top["view"].map { try Self.view($0) } ?? .any
         visibilityThreshold = try top["visibility"].map { try Self.fraction($0) } ?? 0.5
         smoothing = try top["smoothing"].map(Self.smoothing) ?? LandmarkSmoothing()
         self.file = file
@@ -41,6 +41,8 @@ extension ExerciseRule {
             return name
         }
 
+        position = try top["position"]?.list().map { try Self.condition($0, signal: signalName) } ?? []
+        travelAllowed = try top["travels"]?.bool() ?? false
         let (movementKey, movementValue) = try top.oneOf(["reps", "hold"])
         movement = movementKey == "reps"
             ? .reps(try Self.reps(movementValue, signal: signalName))
@@ -58,11 +60,15 @@ extension ExerciseRule {
 
     // MARK: - Parts
 
-    private static func view(_ value: YAMLValue) throws -> CameraView {
-        guard let view = CameraView(rawValue: try value.string()), view != .oblique else {
-            throw value.error("a view is side, front or any")
+    private static func views(_ value: YAMLValue) throws -> [CameraView] {
+        let views = try value.list().map { item -> CameraView in
+            guard let view = CameraView(rawValue: try item.string()) else {
+                throw item.error("a view is \(CameraView.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return view
         }
-        return view
+        guard !views.isEmpty else { throw value.error("list at least one view, or leave views out for any view") }
+        return views
     }
 
     private static func fraction(_ value: YAMLValue) throws -> Double {
@@ -160,7 +166,7 @@ extension ExerciseRule {
         let definition = SignalDefinition(
             name: name, kind: kind, side: try choice("side", SideMode.visible), space: try choice("space", .world),
             scale: try choice("scale", .torso), line: value.line)
-        if kind == .wristFlexion, definition.space == .image {
+        if kind == .wristFlexion, definition.space != .world {
             throw value.error("wrist flexion is measured in world coordinates")
         }
         return definition
@@ -170,15 +176,13 @@ extension ExerciseRule {
         _ value: YAMLValue, signal: (YAMLValue) throws -> String
     ) throws -> RepRule {
         let fields = try value.mapping(allowing: [
-            "signal", "rest", "active", "min_range", "min_duration_ms", "max_duration_ms", "debounce_ms", "max_gap_ms",
+            "signal", "rest", "active", "min_range", "min_share", "min_duration_ms", "max_duration_ms", "max_gap_ms", "return",
             "phases", "require",
         ])
         let rest = try fields.required("rest").number(), active = try fields.required("active").number()
         guard rest != active else { throw try fields.required("active").error("rest and active thresholds must differ") }
         let minRange = try fields["min_range"]?.number() ?? abs(rest - active)
-        guard minRange >= abs(rest - active) else {
-            throw fields["min_range"]!.error("min_range must be at least the distance between rest and active (\(abs(rest - active)))")
-        }
+        guard minRange > 0 else { throw fields["min_range"]!.error("min_range must be positive") }
         var phases = (Phase.eccentric, Phase.concentric)
         if let value = fields["phases"] {
             let names = try value.strings()
@@ -191,22 +195,25 @@ extension ExerciseRule {
             signal: try signal(fields.required("signal")), rest: rest, active: active, minRange: minRange,
             minDurationMs: try fields["min_duration_ms"]?.integer() ?? 300,
             maxDurationMs: try fields["max_duration_ms"]?.integer() ?? 12_000,
-            debounceMs: try fields["debounce_ms"]?.integer() ?? 60,
             maxGapMs: try fields["max_gap_ms"]?.integer() ?? 700,
+            returnFraction: try fields["return"].map { try fraction($0) } ?? 0.5,
+            minShare: try fields["min_share"].map { try fraction($0) } ?? 0.4,
             phases: phases,
             require: try fields["require"]?.list().map { try condition($0, signal: signal) } ?? [])
-        guard rule.minDurationMs >= 0, rule.maxDurationMs > rule.minDurationMs, rule.debounceMs >= 0, rule.maxGapMs >= 0 else {
+        guard rule.minDurationMs >= 0, rule.maxDurationMs > rule.minDurationMs, rule.maxGapMs >= 0 else {
             throw value.error("durations must be ≥ 0, with max_duration_ms above min_duration_ms")
         }
         return rule
     }
 
     private static func hold(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> HoldRule {
-        let fields = try value.mapping(allowing: ["when", "min_ms", "max_gap_ms"])
+        let fields = try value.mapping(allowing: ["when", "still", "min_ms", "max_gap_ms"])
         let conditions = try fields.required("when").list().map { try condition($0, signal: signal) }
         guard !conditions.isEmpty else { throw try fields.required("when").error("a hold needs at least one condition") }
+        let still = try fields["still"]?.number()
+        if let still, still <= 0 { throw fields["still"]!.error("still: is a speed above 0 (body sizes a second)") }
         return HoldRule(
-            conditions: conditions, minMs: try fields["min_ms"]?.integer() ?? 1000,
+            conditions: conditions, stillBelow: still, minMs: try fields["min_ms"]?.integer() ?? 1000,
             maxGapMs: try fields["max_gap_ms"]?.integer() ?? 500)
     }
 
@@ -231,7 +238,8 @@ extension ExerciseRule {
         _ value: YAMLValue, signal: (YAMLValue) throws -> String, isHold: Bool
     ) throws -> FaultDefinition {
         let fields = try value.mapping(allowing: [
-            "code", "signal", "at", "phase", "event", "reduce", "above", "below", "for_ms", "view", "severity", "message",
+            "code", "signal", "at", "phase", "event", "reduce", "above", "below", "for_ms", "margin", "views", "severity",
+            "message",
         ])
         let code = try fields.required("code").string()
         guard code.range(of: #"^[a-z][a-z0-9_]*$"#, options: .regularExpression) != nil else {
@@ -249,7 +257,12 @@ extension ExerciseRule {
         case "hold": moment = .hold
         case "event":
             let event = try fields.required("event")
-            moment = .event(try condition(event, signal: signal), phase: phase)
+            let eventFields = try event.mapping(allowing: ["signal", "above", "below", "for_ms"])
+            let held = try eventFields["for_ms"]?.integer() ?? 80
+            if held < 0 { throw eventFields["for_ms"]!.error("for_ms must not be negative") }
+            moment = .event(
+                PointCondition(signal: try signal(eventFields.required("signal")), bound: try bound(eventFields)), heldMs: held,
+                phase: phase)
         default: throw atValue.error("at is bottom, rep, event or hold")
         }
         if case .hold = moment, !isHold { throw atValue.error("at: hold belongs to a hold, and this exercise counts reps") }
@@ -263,6 +276,8 @@ extension ExerciseRule {
         if let reduce, reduce == .bottom { throw fields["reduce"]!.error("reduce: bottom is at: bottom") }
         let forMs = try fields["for_ms"]?.integer()
         if let forMs, forMs < 0 { throw fields["for_ms"]!.error("for_ms must not be negative") }
+        let margin = try fields["margin"]?.number() ?? 0
+        if margin < 0 { throw fields["margin"]!.error("margin must not be negative") }
         let message = try fields.required("message").string()
         let placeholders = message.matches(of: /\{[^}]*\}/).map { String($0.output) }
         if let unknown = placeholders.first(where: { !FaultDefinition.placeholders.contains($0) }) {
@@ -271,7 +286,7 @@ extension ExerciseRule {
         }
         return FaultDefinition(
             code: code, signal: try signal(fields.required("signal")), moment: moment, bound: try bound(fields),
-            reduce: reduce, forMs: forMs, view: try fields["view"].map(view),
+            reduce: reduce, forMs: forMs, margin: margin, views: try fields["views"].map(views),
             severity: try fields["severity"].map { value in
                 guard let severity = FaultDefinition.Severity(rawValue: try value.string()) else {
                     throw value.error("severity is info, warning or critical")

@@ -31,127 +31,85 @@ public struct Scorer: Sendable {
     public func score(_ track: LandmarkTrack) -> Analysis {
         var landmarks = Set(rule.signals.flatMap { $0.references.flatMap { $0.indices(on: .left) + $0.indices(on: .right) } })
         if rule.usesHands { landmarks.formUnion([13, 14, 15, 16]) }
-        let imageSpace = rule.signals.contains { $0.space == .image }
+        let imageSpace = rule.signals.contains { $0.space != .world }
         let prepared = PreparedTrack(
             track: track, landmarks: landmarks, smoothing: rule.smoothing, imageSpace: imageSpace, matchHands: rule.usesHands)
-        let context = SignalContext(track: prepared, threshold: rule.visibilityThreshold, imageSpace: imageSpace)
-        let series = Dictionary(uniqueKeysWithValues: rule.signals.map { ($0.name, context.series($0)) })
-        let view = SessionChecks.view(context)
         let times = prepared.times
+        let views = CameraViews.perFrame(prepared)
+        var context = SignalContext(track: prepared, threshold: rule.visibilityThreshold, imageSpace: imageSpace)
+        context.views = CameraViews.steady(views, times: times)
+        let series = signalSeries(context)
         let key = series[rule.keySignal]!
 
-        var warnings: [String] = []
-        let framesWithPose = prepared.hasPose.filter { $0 }.count
-        if framesWithPose == 0 && !times.isEmpty { warnings.append("no_person: nobody was found in \(times.count) frame(s)") }
-        if rule.view != .any, view != .any, view != rule.view {
-            warnings.append("camera_view: filmed from the \(view.rawValue); the \(rule.exercise) rules are written for a \(rule.view.rawValue) view")
-        }
-        let applicable = rule.faults.filter { $0.view == nil || $0.view == view }
-        // Only what this session is judged on: a front-view fault's landmarks do not matter from the side.
-        let judged = rule.signalsJudged(by: applicable)
-        warnings += SessionChecks.visibilityWarnings(rule.signals.filter { judged.contains($0.name) }.compactMap { series[$0.name] }, context)
-        warnings += handWarnings(applicable, prepared)
+        let exclusions = ExclusionFinder(track: prepared, times: times)
+            .find(position: rule.position, series: series, travelAllowed: rule.travelAllowed)
+        var scored = [Bool](repeating: true, count: times.count)
+        for exclusion in exclusions { for frame in exclusion.frames { scored[frame] = false } }
+        let view = CameraViews.dominant(views, in: times.indices.filter { scored[$0] })
+            ?? CameraViews.dominant(views, in: times.indices)
+        var session = SessionFindings(rule: rule, times: times, scored: scored, views: views)
 
-        var reps: [SessionReport.Rep] = []
-        var faults: [SessionReport.Fault] = []
-        var holdMilliseconds: Int?
-        var heldSpans: [ClosedRange<Int>] = []
+        let framesWithPose = prepared.hasPose.filter { $0 }.count
+        if framesWithPose == 0 && !times.isEmpty { session.warnings.append("no_person: nobody was found in \(times.count) frame(s)") }
+        let judgedSomewhere = rule.faults.filter { fault in fault.views.map { views in session.viewsSeen.contains { views.contains($0) } } ?? true }
+        // Only what this session is judged on: a front-view fault's landmarks do not matter from the side.
+        let judged = rule.signalsJudged(by: judgedSomewhere)
+        session.warnings += SessionChecks.visibilityWarnings(rule.signals.filter { judged.contains($0.name) }.compactMap { series[$0.name] }, context)
+        session.warnings += handWarnings(judgedSomewhere, prepared)
+
+        let keyValues = zip(key.values, scored).map { $1 ? $0 : nil }
         var thresholds: [Double] = []
         switch rule.movement {
         case .reps(let repRule):
             thresholds = [repRule.rest, repRule.active]
-            let (spans, _) = RepDetector(rule: repRule).detect(times: times, values: key.values)
-            let judge = FaultJudge(
-                series: series, times: times, phases: repRule.phases, keySignal: repRule.signal, keyFalls: repRule.falls)
-            for span in spans where meetsRequirements(span, repRule, series, times) {
-                let index = reps.count + 1
-                let found = applicable.flatMap { judge.judge($0, rep: span, index: index, held: nil) }
-                reps.append(SessionReport.Rep(
-                    index: index, startMilliseconds: times[span.start], bottomMilliseconds: times[span.turn],
-                    endMilliseconds: times[span.end], metrics: metrics(span, repRule, series, times),
-                    faults: found.map(\.code).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }))
-                faults += found
-            }
-            let gaps = SessionChecks.gaps(in: key.values, times: times, longerThan: repRule.maxGapMs)
-            warnings += SessionChecks.gapWarnings(gaps, signal: key, times: times)
+            session.scoreReps(repRule, keyValues: keyValues, series: series)
+            session.warnings += SessionChecks.gapWarnings(
+                SessionChecks.gaps(in: keyValues, times: times, longerThan: repRule.maxGapMs, scored: scored), signal: key, times: times)
         case .hold(let holdRule):
             thresholds = holdRule.conditions.filter { $0.signal == key.definition.name }.map(\.bound.limit)
-            let met: [Bool?] = times.indices.map { frame in
-                var all = true
-                for condition in holdRule.conditions {
-                    guard let value = series[condition.signal]?.values[frame] else { return nil }
-                    all = all && condition.bound.isMet(by: value)
-                }
-                return all
-            }
-            let spans = HoldDetector(rule: holdRule).detect(times: times, met: met)
-            heldSpans = spans.map { times[$0.lowerBound]...times[$0.upperBound] }
-            holdMilliseconds = heldSpans.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
-            let judge = FaultJudge(series: series, times: times, phases: (.eccentric, .concentric), keySignal: nil, keyFalls: nil)
-            for span in spans {
-                faults += applicable.flatMap { judge.judge($0, rep: nil, index: nil, held: span) }
-            }
-            let gaps = SessionChecks.gaps(in: key.values, times: times, longerThan: holdRule.maxGapMs)
-            warnings += SessionChecks.gapWarnings(gaps, signal: key, times: times)
+            session.scoreHold(holdRule, series: series, speeds: holdRule.stillBelow == nil ? [] : BodyMotion.speeds(prepared))
+            session.warnings += SessionChecks.gapWarnings(
+                SessionChecks.gaps(in: keyValues, times: times, longerThan: holdRule.maxGapMs, scored: scored), signal: key, times: times)
         }
+        session.warnings += session.notJudgedWarnings() + session.unmeasuredWarnings()
+        var (confidence, reasons) = CountConfidenceCheck(times: times, hasPose: prepared.hasPose, scored: scored)
+            .assess(key: keyValues, keyName: key.definition.name)
+        session.warnings += reasons
+        // Movements that looked like reps and were not counted: the `uncounted:` or `no_reps:` warning says what.
+        if session.warnings.contains(where: { $0.hasPrefix("no_reps:") }) { confidence = .low }
+        if session.uncountedCount > 0 { confidence = min(confidence, .medium) }
 
         let report = SessionReport(
             exercise: rule.exercise, rulesVersion: rule.rulesVersion,
             source: SessionReport.Source(
                 path: track.header.source, fps: track.header.fps, width: track.header.width, height: track.header.height,
                 durationMilliseconds: (times.last ?? 0) - (times.first ?? 0), frames: times.count, framesWithPose: framesWithPose),
-            repCount: reps.count, reps: reps, faults: faults.sorted { $0.startMilliseconds < $1.startMilliseconds },
-            holdMilliseconds: holdMilliseconds, warnings: warnings, view: view)
+            repCount: session.reps.count, reps: session.reps,
+            faults: session.faults.sorted { $0.startMilliseconds < $1.startMilliseconds },
+            holdMilliseconds: session.holdMilliseconds, warnings: session.warnings, view: view, countConfidence: confidence,
+            excluded: exclusions.map {
+                SessionReport.ExcludedSpan(
+                    startMilliseconds: times[$0.frames.lowerBound], endMilliseconds: times[$0.frames.upperBound], reason: $0.reason.rawValue)
+            },
+            notJudged: session.notJudgedFaults)
         return Analysis(
             report: report,
             keySignal: KeySignal(
                 name: key.definition.name, isAngle: key.definition.isAngle, times: times, values: key.values,
                 thresholds: thresholds),
-            heldSpans: heldSpans)
+            heldSpans: session.heldSpans)
     }
 
-    // MARK: - Reps
-
-    private func meetsRequirements(_ span: RepSpan, _ rule: RepRule, _ series: [String: SignalSeries], _ times: [Int]) -> Bool {
-        rule.require.allSatisfy { condition in
-            guard let values = series[condition.signal]?.values,
-                  let value = Reduction.value(values, at: span.turn, within: span.start...span.end, times: times) else { return false }
-            return condition.bound.isMet(by: value)
+    /// Every signal's series; `working` signals read the side the rep signal works on.
+    private func signalSeries(_ context: SignalContext) -> [String: SignalSeries] {
+        let keyDefinition = rule.signals.first { $0.name == rule.keySignal }!
+        let key = context.repSeries(keyDefinition)
+        let workingSide = key.chosenSide
+        var series = [rule.keySignal: key]
+        for definition in rule.signals where definition.name != rule.keySignal {
+            series[definition.name] = context.series(definition, workingSide: workingSide)
         }
-    }
-
-    private func metrics(_ span: RepSpan, _ rule: RepRule, _ series: [String: SignalSeries], _ times: [Int]) -> [String: Double] {
-        let frames = span.start...span.end
-        var metrics: [String: Double] = [
-            "duration_ms": Double(times[span.end] - times[span.start]),
-            "\(rule.phases.0.rawValue)_ms": Double(times[span.turn] - times[span.start]),
-            "\(rule.phases.1.rawValue)_ms": Double(times[span.end] - times[span.turn]),
-        ]
-        if let key = series[rule.signal], let turn = key.values[span.turn] {
-            let ends = [key.values[span.start], key.values[span.end]].compactMap { $0 }.map { abs($0 - turn) }
-            if let range = ends.max() { metrics["range_of_motion"] = FaultJudge.round(range, angle: key.definition.isAngle) }
-        }
-        for metric in self.rule.metrics {
-            guard let signal = series[metric.signal] else { continue }
-            let isAngle = signal.definition.isAngle
-            let falls = metric.signal == rule.signal ? rule.falls : nil
-            if let value = metric.reduce.apply(to: signal.values, in: frames, turn: span.turn, times: times, extremeFalls: falls) {
-                metrics[metric.name] = FaultJudge.round(value, angle: isAngle)
-            }
-            // Both sides, where both are seen through most of the rep.
-            guard metric.asymmetry, let left = signal.left, let right = signal.right,
-                  Self.seenThroughout(left, frames), Self.seenThroughout(right, frames),
-                  let l = metric.reduce.apply(to: left, in: frames, turn: span.turn, times: times, extremeFalls: falls),
-                  let r = metric.reduce.apply(to: right, in: frames, turn: span.turn, times: times, extremeFalls: falls) else { continue }
-            metrics[metric.name + "_left"] = FaultJudge.round(l, angle: isAngle)
-            metrics[metric.name + "_right"] = FaultJudge.round(r, angle: isAngle)
-            metrics[metric.name + "_asymmetry"] = FaultJudge.round(abs(l - r), angle: isAngle)
-        }
-        return metrics
-    }
-
-    private static func seenThroughout(_ values: [Double?], _ frames: ClosedRange<Int>) -> Bool {
-        Double(frames.filter { values[$0] != nil }.count) >= 0.8 * Double(frames.count)
+        return series
     }
 
     /// Faults on hand signals cannot be judged without hand landmarks.

@@ -1,25 +1,7 @@
 import Foundation
 
-/// Checks of a whole session: which way the camera looks, which landmarks are
-/// hard to see, and where the rule could not score.
+/// Checks of a whole session: which landmarks are hard to see, and where the rule could not score.
 enum SessionChecks {
-    /// Side when the shoulders and hips line up with the camera's axis, front
-    /// when they lie across it; from the world landmarks' depth. The far side is
-    /// often hidden in a side view, so hidden landmarks count here: MediaPipe
-    /// still places them, and the view is what hides them.
-    static func view(_ context: SignalContext) -> CameraView {
-        let track = context.track
-        var angles: [Double] = []
-        for frame in 0..<track.frameCount where track.hasPose[frame] {
-            let (ls, rs) = (track.world[track.slot(11)][frame], track.world[track.slot(12)][frame])
-            let (lh, rh) = (track.world[track.slot(23)][frame], track.world[track.slot(24)][frame])
-            let pairs = [ls - rs, lh - rh].map { atan2(abs($0.z), abs($0.x)) * 180 / .pi }
-            angles.append(pairs.reduce(0, +) / 2)
-        }
-        guard let typical = median(angles) else { return .any }
-        return typical >= 55 ? .side : typical <= 35 ? .front : .oblique
-    }
-
     /// "low_visibility: left ankle hidden in 40% of frames", for the landmarks
     /// the signals read that are hidden in more than a fifth of the frames.
     static func visibilityWarnings(_ series: [SignalSeries], _ context: SignalContext) -> [String] {
@@ -28,7 +10,7 @@ enum SessionChecks {
             let sides: [BodySide] = switch signal.definition.side {
             case .left: [.left]
             case .right: [.right]
-            case .visible: [signal.chosenSide ?? .left]
+            case .visible, .working: [signal.chosenSide ?? .left]
             case .min, .max, .mean: [.left, .right]
             }
             for reference in signal.definition.references {
@@ -58,18 +40,20 @@ enum SessionChecks {
         }
     }
 
-    /// Gaps where a signal has no value for longer than `limitMs`, including at the ends.
-    static func gaps(in values: [Double?], times: [Int], longerThan limitMs: Int) -> [ClosedRange<Int>] {
+    /// Gaps where a signal has no value for longer than `limitMs` within the
+    /// scored time (from the first scored frame to the last), other than
+    /// excluded spans, which the report lists on their own.
+    static func gaps(in values: [Double?], times: [Int], longerThan limitMs: Int, scored: [Bool]) -> [ClosedRange<Int>] {
+        guard let first = scored.firstIndex(of: true), let last = scored.lastIndex(of: true) else { return [] }
         var gaps: [ClosedRange<Int>] = []
-        var lastValid: Int?
-        for frame in times.indices where values[frame] != nil {
-            let from = lastValid ?? 0
-            if times[frame] - times[from] > limitMs { gaps.append(from...frame) }
+        var lastValid = first
+        var excludedBetween = false
+        for frame in first...last {
+            if !scored[frame] { excludedBetween = true }
+            guard values[frame] != nil || frame == last else { continue }
+            if times[frame] - times[lastValid] > limitMs, !excludedBetween { gaps.append(lastValid...frame) }
             lastValid = frame
-        }
-        if let last = times.indices.last {
-            let from = lastValid ?? 0
-            if times[last] - times[from] > limitMs { gaps.append(from...last) }
+            excludedBetween = false
         }
         return gaps
     }

@@ -64,6 +64,54 @@ public struct SessionReport: Sendable, Equatable, Encodable {
         }
     }
 
+    /// A span left out of scoring: nobody there, not in the exercise's position, walking.
+    public struct ExcludedSpan: Sendable, Equatable, Encodable {
+        public var startMilliseconds: Int
+        public var endMilliseconds: Int
+        /// `no_pose`, `not_exercise` or `setup`.
+        public var reason: String
+
+        enum CodingKeys: String, CodingKey {
+            case reason
+            case startMilliseconds = "start_ms", endMilliseconds = "end_ms"
+        }
+    }
+
+    /// A fault code that was not judged on some reps (or a hold): the camera's
+    /// view there does not show what it measures, or its landmarks were hidden.
+    public struct NotJudged: Sendable, Equatable, Encodable {
+        public enum Reason: String, Sendable, Encodable {
+            /// Filmed from a view the fault cannot be judged from.
+            case view
+            /// The landmarks it needs were hidden where it is judged.
+            case hidden
+        }
+
+        public var code: String
+        /// The reps it was not judged on; empty for a hold.
+        public var reps: [Int]
+        public var reason: Reason
+        /// The views it needs (for `view`).
+        public var needs: [CameraView]
+
+        public init(code: String, reps: [Int], reason: Reason, needs: [CameraView]) {
+            self.code = code
+            self.reps = reps
+            self.reason = reason
+            self.needs = needs
+        }
+    }
+
+    /// How far the rep count (or hold) can be trusted; the reasons for less than high are in `warnings`.
+    public enum CountConfidence: String, Sendable, Equatable, Encodable, Comparable {
+        case low, medium, high
+
+        public static func < (a: Self, b: Self) -> Bool {
+            let order: [Self] = [.low, .medium, .high]
+            return order.firstIndex(of: a)! < order.firstIndex(of: b)!
+        }
+    }
+
     public var format = Self.formatIdentifier
     public var exercise: String
     public var rulesVersion: String
@@ -74,12 +122,18 @@ public struct SessionReport: Sendable, Equatable, Encodable {
     /// Time held in position (holds), nil for exercises counted in reps.
     public var holdMilliseconds: Int?
     public var warnings: [String]
-    /// The camera view found: side, front or oblique.
-    public var view: CameraView
+    /// The camera view found (the most common over the scored frames); nil when nobody was seen.
+    public var view: CameraView?
+    public var countConfidence: CountConfidence
+    /// The spans left out of scoring, in time order.
+    public var excluded: [ExcludedSpan]
+    /// Fault codes not judged where the view did not allow it (also said in `warnings`).
+    public var notJudged: [NotJudged]
 
     enum CodingKeys: String, CodingKey {
-        case format, exercise, source, reps, faults, warnings, view
+        case format, exercise, source, reps, faults, warnings, view, excluded
         case rulesVersion = "rules_version", repCount = "rep_count", holdMilliseconds = "hold_ms"
+        case countConfidence = "count_confidence", notJudged = "not_judged"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -93,7 +147,10 @@ public struct SessionReport: Sendable, Equatable, Encodable {
         try container.encode(faults, forKey: .faults)
         try container.encode(holdMilliseconds, forKey: .holdMilliseconds)  // null for rep exercises
         try container.encode(warnings, forKey: .warnings)
-        try container.encode(view, forKey: .view)
+        try container.encode(view, forKey: .view)  // null when nobody was seen
+        try container.encode(countConfidence, forKey: .countConfidence)
+        try container.encode(excluded, forKey: .excluded)
+        try container.encode(notJudged, forKey: .notJudged)
     }
 }
 

@@ -13,7 +13,10 @@ struct SignalSeries {
 /// threshold, body scales and the direction the person faces.
 struct SignalContext {
     let track: PreparedTrack
-    let threshold: Double
+    private(set) var threshold: Double
+    /// Per frame, the camera's steady view: `space: side` and `space: front` read
+    /// image coordinates where it is theirs, world coordinates elsewhere.
+    var views: [CameraView?] = []
     private let torso: [SignalDefinition.Space: Double]
     private let shoulders: [SignalDefinition.Space: Double]
     /// The horizontal direction the person faces, world coordinates (unit or zero).
@@ -79,8 +82,42 @@ struct SignalContext {
         }
     }
 
-    /// The whole series of a signal.
-    func series(_ definition: SignalDefinition) -> SignalSeries {
+    /// Landmarks MediaPipe is this unsure of still move with the body: the rep
+    /// signal is counted on landmarks down to this visibility.
+    static let countingVisibility = 0.05
+
+    /// The rep signal. Reps are counted on movement, and MediaPipe follows the
+    /// movement of landmarks it calls hidden (a far arm, a limb behind a bar,
+    /// feet at the picture's edge), so landmarks are trusted down to
+    /// `countingVisibility` here; a `working` rep signal takes the side that
+    /// clearly moves more (at least 1.3 times the spread), else the better seen.
+    /// Its per-side values (for metrics) keep the rule's own threshold.
+    func repSeries(_ definition: SignalDefinition) -> SignalSeries {
+        let trusted = series(definition)
+        var relaxed = self
+        relaxed.threshold = min(threshold, Self.countingVisibility)
+        var series = relaxed.series(definition)
+        if definition.side == .working, let left = series.left, let right = series.right {
+            let (l, r) = (Self.spread(left), Self.spread(right))
+            let side: BodySide = l > 1.3 * r ? .left : r > 1.3 * l ? .right : visibleSide(definition)
+            series.chosenSide = side
+            series.values = side == .left ? left : right
+        }
+        series.left = trusted.left
+        series.right = trusted.right
+        return series
+    }
+
+    /// The spread of the values seen (10th to 90th percentile); 0 with fewer than half the frames seen.
+    private static func spread(_ values: [Double?]) -> Double {
+        let present = values.compactMap { $0 }.sorted()
+        guard present.count >= 2, present.count * 2 >= values.count else { return 0 }
+        return present[present.count * 9 / 10] - present[present.count / 10]
+    }
+
+    /// The whole series of a signal; a `working` signal other than the rep
+    /// signal reads `workingSide` (the rep signal's), else the better-seen side.
+    func series(_ definition: SignalDefinition, workingSide: BodySide? = nil) -> SignalSeries {
         let frames = 0..<track.frameCount
         guard definition.references.contains(where: \.isSided) else {
             return SignalSeries(definition: definition, values: frames.map { value(definition, .left, $0) })
@@ -91,8 +128,8 @@ struct SignalContext {
         switch definition.side {
         case .left: series.values = left
         case .right: series.values = right
-        case .visible:
-            let side = visibleSide(definition)
+        case .visible, .working:
+            let side = definition.side == .visible ? visibleSide(definition) : workingSide ?? visibleSide(definition)
             series.chosenSide = side
             series.values = side == .left ? left : right
         case .min: series.values = zip(left, right).map { combine($0, $1, Swift.min) }
@@ -130,8 +167,17 @@ struct SignalContext {
         return value
     }
 
+    /// World or image coordinates for a frame.
+    private func resolved(_ space: SignalDefinition.Space, _ frame: Int) -> SignalDefinition.Space {
+        switch space {
+        case .world, .image: return space
+        case .side: return views.isEmpty || views[frame] != .side ? .world : .image
+        case .front: return views.isEmpty || !(views[frame] == .front || views[frame] == .back) ? .world : .image
+        }
+    }
+
     private func measure(_ definition: SignalDefinition, _ side: BodySide, _ frame: Int) -> Double? {
-        let space = definition.space
+        let space = resolved(definition.space, frame)
         func p(_ reference: LandmarkReference) -> Point? { point(reference, on: side, frame, space) }
         switch definition.kind {
         case .angle(let a, let b, let c):

@@ -38,7 +38,7 @@ extension Spotter {
         @Option(help: "Hand landmarks: auto (when the exercise's rules need them), on or off. Videos only.")
         var hands: HandTracking?
 
-        @Option(help: "Frames per second to analyse, chosen by timestamp (default: every frame). Videos only.")
+        @Option(help: "Frames per second to analyse, chosen by timestamp (default: every frame, at most 30 a second). Videos only.")
         var fps: Double?
 
         @Option(help: "Hand model size: full (accurate) or lite (faster). Videos only.")

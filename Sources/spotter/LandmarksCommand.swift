@@ -24,6 +24,9 @@ extension Spotter {
         @Option(help: "Frames per second to analyse, chosen by timestamp (default: every frame).")
         var fps: Double?
 
+        @Option(help: "The most frames per second to analyse: a faster video is sampled at this rate (default: no limit).")
+        var maxFps: Double?
+
         @Option(help: "The most people to find in a frame.")
         var numPoses = 1
 
@@ -47,6 +50,8 @@ extension Spotter {
             guard numPoses > 0 else { throw ValidationError("--num-poses must be at least 1") }
             guard numHands > 0 else { throw ValidationError("--num-hands must be at least 1") }
             if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be within (0, 1000]") }
+            if let maxFps, !(maxFps > 0 && maxFps <= 1000) { throw ValidationError("--max-fps must be within (0, 1000]") }
+            if fps != nil, maxFps != nil { throw ValidationError("give --fps or --max-fps, not both") }
         }
 
         func run() async throws {
@@ -57,6 +62,7 @@ extension Spotter {
             options.numHands = numHands
             options.handModel = handModel
             options.decoding.frameRate = fps
+            options.decoding.maxFrameRate = maxFps
             do {
                 let output = try out.map(AtomicOutputFile.init(path:))
                 var progress = ProgressLog(logger: logger, input: input)

@@ -6,7 +6,8 @@ struct ReportSummary {
     let report: SessionReport
 
     var text: String {
-        var lines = ["\(report.source.path): \(report.exercise) (\(report.rulesVersion)), \(report.view.rawValue) view"]
+        let view = report.view.map { "\($0.rawValue) view" } ?? "camera view unknown"
+        var lines = ["\(report.source.path): \(report.exercise) (\(report.rulesVersion)), \(view), count confidence \(report.countConfidence.rawValue)"]
         if let held = report.holdMilliseconds {
             lines.append("held \(seconds(held)), \(count(report.faults.count, "fault"))")
         } else {
@@ -23,6 +24,10 @@ struct ReportSummary {
                 let rep = fault.rep.map { "rep \($0)  " } ?? ""
                 lines.append("  \(seconds(fault.startMilliseconds))  \(rep)\(fault.code): \(fault.message)")
             }
+        }
+        if !report.excluded.isEmpty {
+            lines.append("left out:")
+            lines += report.excluded.map { "  \(seconds($0.startMilliseconds))–\(seconds($0.endMilliseconds))  \($0.reason)" }
         }
         if !report.warnings.isEmpty {
             lines.append("warnings:")

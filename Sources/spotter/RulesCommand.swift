@@ -15,7 +15,7 @@ extension Spotter {
 
 extension Spotter.RulesCommand {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the exercises, their versions, views and fault codes.")
+        static let configuration = CommandConfiguration(abstract: "List the exercises, their versions, what they count and their fault codes.")
 
         @OptionGroup var rules: RulesLocation
 
@@ -24,9 +24,12 @@ extension Spotter.RulesCommand {
             let book: RuleBook
             do { book = try RuleBook(directory: directory) } catch { throw commandFailure(error) }
             let rows = book.rules.values.sorted { $0.exercise < $1.exercise }.map { rule in
-                [rule.exercise, rule.rulesVersion, rule.view.rawValue, rule.movementSummary, rule.faultCodes.joined(separator: ", ")]
+                let faults = rule.faultCodes.map { code in
+                    rule.faultViews[code].map { "\(code) (\($0.map(\.rawValue).joined(separator: "/")))" } ?? code
+                }
+                return [rule.exercise, rule.rulesVersion, rule.movementSummary, faults.joined(separator: ", ")]
             }
-            print(table([["exercise", "version", "view", "counts", "faults"]] + rows), terminator: "")
+            print(table([["exercise", "version", "counts", "faults (views judged from, when not any)"]] + rows), terminator: "")
         }
     }
 

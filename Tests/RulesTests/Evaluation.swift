@@ -57,8 +57,8 @@ struct Evaluation {
             matchedTruth.insert(pair.truth)
             matches.append((pair.found, pair.truth))
         }
-        let judged = judgedCodes(set, report)
         for (found, truth) in matches {
+            let judged = Self.judgedCodes(report, rep: found + 1)
             let detected = Set(report.reps[found].faults), expected = set.reps[truth].faults.intersection(judged)
             for code in detected.union(expected) {
                 if detected.contains(code) && expected.contains(code) { faults[code, default: Tally()].truePositives += 1 }
@@ -74,21 +74,26 @@ struct Evaluation {
         for (index, rep) in report.reps.enumerated() where !matchedFound.contains(index) {
             for code in rep.faults { faults[code, default: Tally()].falsePositives += 1 }
         }
+        // A rep that was not found: its faults were missed, where the view allowed judging them.
+        let judgedAnywhere = Self.judgedCodes(report, rep: nil)
         for (index, rep) in set.reps.enumerated() where !matchedTruth.contains(index) {
-            for code in rep.faults.intersection(judged) { faults[code, default: Tally()].falseNegatives += 1 }
+            for code in rep.faults.intersection(judgedAnywhere) { faults[code, default: Tally()].falseNegatives += 1 }
         }
     }
 
-    /// Fault codes judged in this set's view (the others are not expected).
-    private func judgedCodes(_ set: SyntheticSet, _ report: SessionReport) -> Set<String> {
-        var codes: Set<String> = ["shallow_depth", "forward_lean", "hip_sag", "hip_pike", "partial_rom", "elbow_drift", "torso_swing",
-                                  "bent_wrist", "partial_lockout", "back_arch", "knees_locked_early"]
-        if report.view == .front { codes.insert("knee_valgus") }
-        return codes
+    /// The fault codes the report judged on a rep (nil: on every rep): every code
+    /// but those it says it could not judge there from the camera's view (those
+    /// are not expected).
+    static func judgedCodes(_ report: SessionReport, rep: Int?) -> Set<String> {
+        let all: Set<String> = [
+            "shallow_depth", "forward_lean", "knee_valgus", "hip_sag", "hip_pike", "partial_rom", "elbow_drift", "torso_swing",
+            "bent_wrist", "partial_lockout", "back_arch", "knees_locked_early",
+        ]
+        return all.subtracting(report.notJudged.filter { rep == nil || $0.reps.contains(rep!) }.map(\.code))
     }
 
     private mutating func addHoldFaults(_ set: SyntheticSet, _ report: SessionReport) {
-        for code in ["hip_sag", "hip_pike"] {
+        for code in ["hip_sag", "hip_pike"] where Self.judgedCodes(report, rep: nil).contains(code) {
             let found = report.faults.filter { $0.code == code }, truth = set.faultSpans.filter { $0.code == code }
             func overlaps(_ a: (Int, Int), _ b: (Int, Int)) -> Bool { min(a.1, b.1) > max(a.0, b.0) }
             let matchedFound = found.filter { f in truth.contains { overlaps((f.startMilliseconds, f.endMilliseconds), ($0.startMilliseconds, $0.endMilliseconds)) } }

@@ -48,7 +48,7 @@ struct RuleParsingTests {
     func minimal() throws {
         let rule = try ExerciseRule(yaml: Self.minimal, file: "demo.yaml")
         #expect(rule.exercise == "demo" && rule.rulesVersion == "demo@2" && rule.faultCodes == ["shallow"])
-        #expect(rule.view == .any && rule.title == "demo")
+        #expect(rule.title == "demo" && rule.faultViews.isEmpty)
     }
 
     /// Each broken variant, the line the error must name, and words of its reason.

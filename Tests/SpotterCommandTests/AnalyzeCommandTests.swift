@@ -37,9 +37,12 @@ struct AnalyzeCommandTests {
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let report = try json(outcome.standardOutput)
         #expect(report["format"] as? String == "spotter.report/v1")
-        #expect(report["exercise"] as? String == "squat" && report["rules_version"] as? String == "squat@1")
+        #expect(report["exercise"] as? String == "squat" && report["rules_version"] as? String == "squat@2")
         #expect(report["rep_count"] as? Int == set.reps.count)
         #expect(report.keys.contains("hold_ms") && report["hold_ms"] is NSNull)
+        // Contracts §3's additive fields.
+        #expect(report["view"] as? String == "side" && report["count_confidence"] as? String == "high")
+        #expect((report["excluded"] as? [Any])?.isEmpty == true && report["not_judged"] is [Any])
         let source = try #require(report["source"] as? [String: Any])
         #expect(source["frames"] as? Int == set.track.frames.count && source["width"] as? Int == 1280)
         for key in ["path", "fps", "height", "duration_ms", "frames_with_pose"] { #expect(source[key] != nil, "source.\(key)") }

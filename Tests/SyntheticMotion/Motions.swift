@@ -106,7 +106,7 @@ struct DeadliftMotion: Motion {
 
     func plan(_ random: inout SeededRandom, faulty: Set<String>) -> RepPlan {
         var plan = RepPlan(faults: faulty)
-        plan.values["lockout"] = pick(&random, "partial_lockout", in: faulty, good: 170...177, bad: 146...156)
+        plan.values["lockout"] = pick(&random, "partial_lockout", in: faulty, good: 170...177, bad: 140...150)
         plan.values["early"] = faulty.contains("knees_locked_early") ? 1 : 0
         return plan
     }
@@ -163,7 +163,7 @@ struct PressMotion: Motion {
 
     func plan(_ random: inout SeededRandom, faulty: Set<String>) -> RepPlan {
         var plan = RepPlan(faults: faulty)
-        plan.values["elbow"] = pick(&random, "partial_lockout", in: faulty, good: 170...178, bad: 146...156)
+        plan.values["elbow"] = pick(&random, "partial_lockout", in: faulty, good: 170...178, bad: 140...150)
         plan.values["arch"] = pick(&random, "back_arch", in: faulty, good: -3...4, bad: -25...(-19))
         plan.values["wrist"] = pick(&random, "bent_wrist", in: faulty, good: 10...20, bad: 46...58)
         return plan

@@ -49,7 +49,10 @@ struct SessionJob: Sendable {
     /// Runs `spotter landmarks` on the video in a child process with a time limit.
     private func findLandmarks(in video: String, hands: Bool) async throws -> (LandmarkTrack, [String]) {
         let trackPath = directory + "/track.jsonl", warningsPath = directory + "/warnings.json"
-        var arguments = ["landmarks", video, "--out", trackPath, "--warnings-out", warningsPath]
+        var arguments = [
+            "landmarks", video, "--out", trackPath, "--warnings-out", warningsPath,
+            "--max-fps", String(AnalysisOptions.maxFrameRate),
+        ]
         if hands { arguments.append("--hands") }
         let child = ChildProcess(executable: configuration.executable, arguments: arguments, timeLimit: configuration.analysisTimeLimit)
         let outcome = try await child.run { [logger] line in logger.debug("analysis: \(line)") }

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Which way the camera looks at the person, frame by frame, from the world landmarks.
+enum CameraViews {
+    /// MediaPipe's world depth is compressed (a body turned 90° reads about 60–70°);
+    /// depths are divided by this before the body's turn is measured.
+    static let depthCompression = 0.7
+
+    /// The view in every frame with a pose: the turn of the shoulders and hips
+    /// away from the image plane (side beyond 62°, front under 25°, three-quarter
+    /// between), and, short of a side view, the back when the nose is behind the
+    /// shoulders and the body's left is on the image's left.
+    static func perFrame(_ track: PreparedTrack) -> [CameraView?] {
+        let (ls, rs, lh, rh, nose) = (track.slot(11), track.slot(12), track.slot(23), track.slot(24), track.slot(0))
+        return (0..<track.frameCount).map { frame -> CameraView? in
+            guard track.hasPose[frame] else { return nil }
+            let shoulders = track.world[rs][frame] - track.world[ls][frame]
+            let hips = track.world[rh][frame] - track.world[lh][frame]
+            let turn = [shoulders, hips].map { atan2(abs($0.z) / depthCompression, abs($0.x)) * 180 / .pi }.reduce(0, +) / 2
+            guard turn.isFinite else { return nil }
+            if turn > 62 { return .side }
+            let midShoulder = (track.world[ls][frame] + track.world[rs][frame]) / 2
+            let awayFromCamera = track.world[nose][frame].z - midShoulder.z > 0.02 && shoulders.x > 0
+            if awayFromCamera { return .back }
+            return turn < 25 ? .front : .threeQuarter
+        }
+    }
+
+    /// Per frame, the most common view within half a second either way, so that
+    /// a frame or two read otherwise does not flip how the frame is measured.
+    static func steady(_ views: [CameraView?], times: [Int]) -> [CameraView?] {
+        var counts: [CameraView: Int] = [:]
+        var low = 0, high = -1
+        return times.indices.map { frame in
+            while high + 1 < times.count, times[high + 1] - times[frame] <= 500 {
+                high += 1
+                if let view = views[high] { counts[view, default: 0] += 1 }
+            }
+            while times[frame] - times[low] > 500 {
+                if let view = views[low] { counts[view]! -= 1 }
+                low += 1
+            }
+            return CameraView.allCases.filter { (counts[$0] ?? 0) > 0 }.max { counts[$0]! < counts[$1]! }
+        }
+    }
+
+    /// The most common view among `frames`, or nil when none has one.
+    static func dominant(_ views: [CameraView?], in frames: some Sequence<Int>) -> CameraView? {
+        var counts: [CameraView: Int] = [:]
+        for frame in frames { if let view = views[frame] { counts[view, default: 0] += 1 } }
+        return CameraView.allCases.filter { counts[$0] != nil }.max { counts[$0]! < counts[$1]! }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// A span of a session left out of scoring, and why.
+struct Exclusion: Equatable, Sendable {
+    enum Reason: String, Sendable {
+        /// Nobody found: title cards, end cards, the person out of the picture.
+        case noPose = "no_pose"
+        /// Not in the exercise's position (the rule's `position`): standing about before
+        /// push-ups, getting down, talking to the camera.
+        case notExercise = "not_exercise"
+        /// Walking: the hips travel across the picture (walking in, walking a bar out).
+        case setup
+        /// The pose comes and goes: the person is lost again and again (occluded,
+        /// blurred); what MediaPipe finds in between is not to be trusted.
+        case unreliable
+    }
+
+    var frames: ClosedRange<Int>
+    var reason: Reason
+}
+
+/// Finds the spans where the person is not doing the exercise. Pure.
+struct ExclusionFinder {
+    /// Nobody in the picture for this long is a span of its own.
+    static let noPoseMs = 1000
+    /// Losing the pose this many times within `flickerMs`, missing it in at least
+    /// `flickerShare` of the frames from the first loss to the last, with the
+    /// trunk jumping faster than `jumpSpeed` body sizes a second somewhere in
+    /// between, makes the span unreliable.
+    static let flickerLosses = 3
+    static let flickerMs = 1000
+    static let flickerShare = 0.25
+    static let jumpSpeed = 2.0
+    /// Out of position this long is left out; shorter slips are kept.
+    static let outOfPositionMs = 700
+    /// Hips travelling faster than this many body sizes (the mean side of the
+    /// person's bounding box) a second for `travelMs` is walking.
+    static let travelSpeed = 0.5
+    static let travelMs = 1000
+
+    let track: PreparedTrack
+    let times: [Int]
+
+    /// Every excluded span, in time order; frames in two kinds of span get the first found.
+    func find(position: [PointCondition], series: [String: SignalSeries], travelAllowed: Bool) -> [Exclusion] {
+        var spans = runs(of: times.indices.map { !track.hasPose[$0] }, atLeast: Self.noPoseMs).map {
+            Exclusion(frames: $0, reason: .noPose)
+        }
+        spans += flickering().map { Exclusion(frames: $0, reason: .unreliable) }
+        if !position.isEmpty {
+            let out = times.indices.map { frame in
+                position.contains { condition in
+                    guard let value = series[condition.signal]?.values[frame] else { return false }
+                    return !condition.bound.isMet(by: value)
+                }
+            }
+            spans += runs(of: out, atLeast: Self.outOfPositionMs).map { Exclusion(frames: $0, reason: .notExercise) }
+        }
+        if !travelAllowed {
+            spans += runs(of: travelling(), atLeast: Self.travelMs).map { Exclusion(frames: $0, reason: .setup) }
+        }
+        return Self.disjoint(spans)
+    }
+
+    /// Frames where the hips move across the picture faster than `travelSpeed`,
+    /// measured over half a second and in the person's own size in the picture.
+    private func travelling() -> [Bool] {
+        let (lh, rh) = (track.slot(23), track.slot(24))
+        var hips = [Point?](repeating: nil, count: times.count)
+        for frame in times.indices where track.hasPose[frame] {
+            hips[frame] = (track.image[lh][frame] + track.image[rh][frame]) / 2
+        }
+        guard let size = median(times.indices.filter { track.hasPose[$0] }.map { track.bodySize[$0] }), size > 1 else {
+            return times.map { _ in false }
+        }
+        var moving = [Bool](repeating: false, count: times.count)
+        var earlier = 0
+        for frame in times.indices {
+            guard let hip = hips[frame] else { continue }
+            while times[frame] - times[earlier] > 500 { earlier += 1 }
+            guard let from = (earlier..<frame).first(where: { hips[$0] != nil }), let start = hips[from] else { continue }
+            let seconds = Double(times[frame] - times[from]) / 1000
+            guard seconds >= 0.25 else { continue }
+            let speed = abs(hip.x - start.x) / size / seconds
+            if speed > Self.travelSpeed { for marked in from...frame { moving[marked] = true } }
+        }
+        return moving
+    }
+
+    /// Spans where the pose was lost `flickerLosses` times or more within
+    /// `flickerMs`, missing in `flickerShare` of the frames, and the trunk jumped
+    /// in between (MediaPipe losing the person and finding them somewhere else):
+    /// from the first of those losses to the end of the last. Dropped frames
+    /// around a person who moves smoothly are no flicker.
+    private func flickering() -> [ClosedRange<Int>] {
+        // Where each loss (a run of frames without a pose) starts and ends.
+        var losses: [ClosedRange<Int>] = []
+        var start: Int?
+        for frame in times.indices {
+            if !track.hasPose[frame] {
+                if start == nil { start = frame }
+            } else if let first = start {
+                losses.append(first...(frame - 1))
+                start = nil
+            }
+        }
+        var spans: [ClosedRange<Int>] = []
+        var first = 0
+        for last in losses.indices {
+            while times[losses[last].lowerBound] - times[losses[first].lowerBound] > Self.flickerMs { first += 1 }
+            guard last - first + 1 >= Self.flickerLosses else { continue }
+            let span = losses[first].lowerBound...losses[last].upperBound
+            let missing = losses[first...last].reduce(0) { $0 + $1.count }
+            guard Double(missing) >= Self.flickerShare * Double(span.count), jumps(within: span) else { continue }
+            if let previous = spans.last, previous.upperBound >= span.lowerBound - 1 {
+                spans[spans.count - 1] = previous.lowerBound...span.upperBound
+            } else {
+                spans.append(span)
+            }
+        }
+        return spans
+    }
+
+    /// Whether the trunk (shoulders and hips) moves faster than `jumpSpeed` body
+    /// sizes a second between two consecutive frames with a pose in `span` (or next to it).
+    private func jumps(within span: ClosedRange<Int>) -> Bool {
+        let (ls, rs, lh, rh) = (track.slot(11), track.slot(12), track.slot(23), track.slot(24))
+        var previous: (frame: Int, centre: Point)?
+        for frame in max(0, span.lowerBound - 1)...min(times.count - 1, span.upperBound + 1) where track.hasPose[frame] {
+            let centre = (track.image[ls][frame] + track.image[rs][frame] + track.image[lh][frame] + track.image[rh][frame]) / 4
+            if let (before, earlier) = previous, track.bodySize[frame] > 1, times[frame] > times[before] {
+                let speed = Geometry.length(centre - earlier) / track.bodySize[frame] / (Double(times[frame] - times[before]) / 1000)
+                if speed > Self.jumpSpeed { return true }
+            }
+            previous = (frame, centre)
+        }
+        return false
+    }
+
+    /// Runs of true frames lasting at least `milliseconds` (from the frame before to the frame after).
+    private func runs(of flags: [Bool], atLeast milliseconds: Int) -> [ClosedRange<Int>] {
+        var result: [ClosedRange<Int>] = []
+        var start: Int?
+        for frame in 0...flags.count {
+            let flagged = frame < flags.count && flags[frame]
+            if flagged, start == nil { start = frame }
+            if !flagged, let first = start {
+                let last = frame - 1
+                let from = times[max(0, first - 1)], to = times[min(flags.count - 1, last + 1)]
+                if to - from >= milliseconds { result.append(first...last) }
+                start = nil
+            }
+        }
+        return result
+    }
+
+    /// Spans in time order, with overlaps given to the earlier-found kind.
+    private static func disjoint(_ spans: [Exclusion]) -> [Exclusion] {
+        var taken: [Exclusion] = []
+        for span in spans {
+            var pieces = [span.frames]
+            for other in taken {
+                pieces = pieces.flatMap { piece -> [ClosedRange<Int>] in
+                    guard piece.overlaps(other.frames) else { return [piece] }
+                    var rest: [ClosedRange<Int>] = []
+                    if piece.lowerBound < other.frames.lowerBound { rest.append(piece.lowerBound...(other.frames.lowerBound - 1)) }
+                    if piece.upperBound > other.frames.upperBound { rest.append((other.frames.upperBound + 1)...piece.upperBound) }
+                    return rest
+                }
+            }
+            taken += pieces.map { Exclusion(frames: $0, reason: span.reason) }
+        }
+        return taken.sorted { $0.frames.lowerBound < $1.frames.lowerBound }
+    }
+}

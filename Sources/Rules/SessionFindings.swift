@@ -1,0 +1,192 @@
+/// What scoring finds in one session, gathered as the reps or holds are judged:
+/// reps, faults, holds, and the warnings about what was not counted or not judged.
+struct SessionFindings {
+    let rule: ExerciseRule
+    let times: [Int]
+    /// Frames that are scored (not in an excluded span).
+    let scored: [Bool]
+    /// The camera view in every frame with a pose.
+    let views: [CameraView?]
+
+    var reps: [SessionReport.Rep] = []
+    var faults: [SessionReport.Fault] = []
+    var warnings: [String] = []
+    var holdMilliseconds: Int?
+    var heldSpans: [ClosedRange<Int>] = []
+    /// How many rep-like movements were not counted.
+    var uncountedCount = 0
+    /// Fault codes not judged for want of a suitable view: the reps (nil in a hold) and the views seen instead.
+    private var notJudged: [String: (reps: [Int?], views: Set<CameraView>)] = [:]
+    /// Fault codes not judged because their landmarks were hidden: the reps (nil in a hold) and the landmarks.
+    private var unmeasured: [String: (reps: [Int?], landmarks: Set<String>)] = [:]
+
+    init(rule: ExerciseRule, times: [Int], scored: [Bool], views: [CameraView?]) {
+        self.rule = rule
+        self.times = times
+        self.scored = scored
+        self.views = views
+    }
+
+    /// The views of the scored frames.
+    var viewsSeen: Set<CameraView> {
+        Set(times.indices.compactMap { scored[$0] ? views[$0] : nil })
+    }
+
+    // MARK: - Reps
+
+    mutating func scoreReps(_ repRule: RepRule, keyValues: [Double?], series: [String: SignalSeries]) {
+        let detection = RepDetector(rule: repRule).detect(times: times, values: keyValues)
+        let judge = FaultJudge(series: series, times: times, phases: repRule.phases, repSignal: repRule.signal, repFalls: repRule.falls)
+        var uncounted = detection.uncounted
+        for span in detection.reps {
+            if let failed = repRule.require.first(where: { !meets($0, span, series) }) {
+                uncounted.append(UncountedMovement(
+                    start: span.start, turn: span.turn, end: span.end, reason: .requirement(signal: failed.signal)))
+                continue
+            }
+            let index = reps.count + 1
+            let found = judgeable(in: span.start...span.end, rep: index).flatMap { fault in
+                guard judge.measurable(fault, rep: span, held: nil) else {
+                    unmeasured(fault, rep: index, series)
+                    return [SessionReport.Fault]()
+                }
+                return judge.judge(fault, rep: span, index: index, held: nil)
+            }
+            reps.append(SessionReport.Rep(
+                index: index, startMilliseconds: times[span.start], bottomMilliseconds: times[span.turn],
+                endMilliseconds: times[span.end], metrics: RepMetrics(rule: rule, times: times).metrics(span, repRule, series),
+                faults: found.map(\.code).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }))
+            faults += found
+        }
+        uncountedCount = uncounted.count
+        let key = series[repRule.signal]!
+        warnings += UncountedWarnings(rule: repRule, signal: key.definition, times: times)
+            .warnings(uncounted.sorted { $0.turn < $1.turn }, counted: reps.count, levels: detection.levels, values: keyValues)
+    }
+
+    private func meets(_ condition: PointCondition, _ span: RepSpan, _ series: [String: SignalSeries]) -> Bool {
+        guard let values = series[condition.signal]?.values,
+              let value = Reduction.value(values, at: span.turn, within: span.start...span.end, times: times) else { return false }
+        return condition.bound.isMet(by: value)
+    }
+
+    // MARK: - Holds
+
+    mutating func scoreHold(_ holdRule: HoldRule, series: [String: SignalSeries], speeds: [Double?]) {
+        let met: [Bool?] = times.indices.map { frame in
+            guard scored[frame] else { return nil }
+            var all = true
+            if let limit = holdRule.stillBelow {
+                guard let speed = speeds[frame] else { return nil }
+                all = speed < limit
+            }
+            for condition in holdRule.conditions {
+                guard let value = series[condition.signal]?.values[frame] else { return nil }
+                all = all && condition.bound.isMet(by: value)
+            }
+            return all
+        }
+        let spans = HoldDetector(rule: holdRule).detect(times: times, met: met)
+        heldSpans = spans.map { times[$0.lowerBound]...times[$0.upperBound] }
+        holdMilliseconds = heldSpans.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
+        let judge = FaultJudge(series: series, times: times, phases: (.eccentric, .concentric))
+        for span in spans {
+            faults += judgeable(in: span, rep: nil).flatMap { fault in
+                guard judge.measurable(fault, rep: nil, held: span) else {
+                    unmeasured(fault, rep: nil, series)
+                    return [SessionReport.Fault]()
+                }
+                return judge.judge(fault, rep: nil, index: nil, held: span)
+            }
+        }
+    }
+
+    // MARK: - Not judged
+
+    /// Remembers a fault whose signal could not be measured on a rep (or a hold).
+    private mutating func unmeasured(_ fault: FaultDefinition, rep: Int?, _ series: [String: SignalSeries]) {
+        let signal = series[fault.signal]
+        let side = signal?.chosenSide ?? .left
+        let names = signal?.definition.references.flatMap { $0.indices(on: side) }.map(PoseLandmarkName.spoken) ?? []
+        var entry = unmeasured[fault.code] ?? ([], [])
+        Self.note(rep, in: &entry.reps)
+        entry.landmarks.formUnion(names)
+        unmeasured[fault.code] = entry
+    }
+
+    /// "unscorable: shallow_depth not judged on reps 1, 3–12: elbow_angle not measured (needs left shoulder, … in view)".
+    func unmeasuredWarnings() -> [String] {
+        unmeasured.keys.sorted().map { code in
+            let (reps, landmarks) = unmeasured[code]!
+            let numbers = reps.compactMap { $0 }
+            let which = numbers.isEmpty ? "in the hold" : numbers.count == 1 ? "on rep \(numbers[0])" : "on reps \(Self.ranges(numbers))"
+            let signal = rule.faults.first { $0.code == code }?.signal ?? code
+            return "unscorable: \(code) not judged \(which): \(signal) not measured (needs \(Self.list(landmarks.sorted())) in view)"
+        }
+    }
+
+    // MARK: - Views
+
+    /// The faults that can be judged over `frames` from the camera's view there;
+    /// the others are remembered for a `not_judged` warning.
+    private mutating func judgeable(in frames: ClosedRange<Int>, rep: Int?) -> [FaultDefinition] {
+        let view = CameraViews.dominant(views, in: frames)
+        return rule.faults.filter { fault in
+            guard let only = fault.views else { return true }
+            if let view, only.contains(view) { return true }
+            var entry = notJudged[fault.code] ?? ([], [])
+            Self.note(rep, in: &entry.reps)
+            if let view { entry.views.insert(view) }
+            notJudged[fault.code] = entry
+            return false
+        }
+    }
+
+    /// The fault codes not judged, with their reps.
+    var notJudgedFaults: [SessionReport.NotJudged] {
+        notJudged.keys.sorted().map { code in
+            SessionReport.NotJudged(
+                code: code, reps: notJudged[code]!.reps.compactMap { $0 }, reason: .view, needs: rule.faultViews[code] ?? [])
+        } + unmeasured.keys.sorted().map { code in
+            SessionReport.NotJudged(code: code, reps: unmeasured[code]!.reps.compactMap { $0 }, reason: .hidden, needs: [])
+        }
+    }
+
+    /// "not_judged: knee_valgus needs a front or back view (reps 1–6 filmed from the side)".
+    func notJudgedWarnings() -> [String] {
+        notJudged.keys.sorted().map { code in
+            let (reps, seen) = notJudged[code]!
+            let needed = rule.faultViews[code]?.map(\.rawValue) ?? []
+            let filmed = CameraView.allCases.filter(seen.contains).map(\.rawValue)
+            let numbers = reps.compactMap { $0 }
+            let which = numbers.isEmpty ? "" : numbers.count == 1 ? "rep \(numbers[0]) " : "reps \(Self.ranges(numbers)) "
+            let from = filmed.isEmpty ? "view unknown" : "filmed from the \(Self.list(filmed))"
+            return "not_judged: \(code) needs a \(Self.list(needed, joiner: "or")) view (\(which)\(from))"
+        }
+    }
+
+    /// Adds a rep to a list once (a code with two definitions is noted once a rep); a hold (nil) every time.
+    private static func note(_ rep: Int?, in reps: inout [Int?]) {
+        guard let rep, reps.last == .some(rep) else {
+            reps.append(rep)
+            return
+        }
+    }
+
+    static func list(_ words: [String], joiner: String = "and") -> String {
+        words.count <= 1 ? words.joined() : words.dropLast().joined(separator: ", ") + " \(joiner) " + words.last!
+    }
+
+    /// "1–3, 5".
+    static func ranges(_ numbers: [Int]) -> String {
+        var parts: [String] = []
+        var index = 0
+        while index < numbers.count {
+            var end = index
+            while end + 1 < numbers.count, numbers[end + 1] == numbers[end] + 1 { end += 1 }
+            parts.append(end == index ? "\(numbers[index])" : "\(numbers[index])–\(numbers[end])")
+            index = end + 1
+        }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Says what the rep signal did that was not counted, so that a low count is
+/// never silent: "no_reps: knee moved between 92° and 141° but never came back
+/// to rest (≥ 155°)", or "uncounted: 2 movements of knee were not counted as reps: …".
+struct UncountedWarnings {
+    let rule: RepRule
+    let signal: SignalDefinition
+    let times: [Int]
+
+    func warnings(
+        _ uncounted: [UncountedMovement], counted: Int, levels: (rest: Double, turn: Double)?, values: [Double?]
+    ) -> [String] {
+        if counted == 0 {
+            let present = values.compactMap { $0 }
+            guard let low = present.min(), let high = present.max(), high - low >= rule.minRange else { return [] }
+            let why = uncounted.first.map { describe($0.reason, levels: levels) } ?? "no movement went from rest to a turn and back"
+            return ["no_reps: \(signal.name) moved between \(format(low)) and \(format(high)) but no rep was counted: \(why)"]
+        }
+        guard !uncounted.isEmpty else { return [] }
+        let shown = uncounted.prefix(3).map { "at \(seconds(times[$0.turn])) it \(describe($0.reason, levels: levels))" }
+        let more = uncounted.count > 3 ? "; and \(uncounted.count - 3) more" : ""
+        let movements = uncounted.count == 1 ? "1 movement" : "\(uncounted.count) movements"
+        return ["uncounted: \(movements) of \(signal.name) not counted as reps: \(shown.joined(separator: "; "))\(more)"]
+    }
+
+    private func describe(_ reason: UncountedMovement.Reason, levels: (rest: Double, turn: Double)?) -> String {
+        let toward = rule.falls ? "≤" : "≥", back = rule.falls ? "≥" : "≤"
+        switch reason {
+        case .tooShallow(let reached):
+            return "reached only \(format(reached)) (a rep reaches \(toward) \(format(rule.active)))"
+        case .noReturn(let restedAt):
+            return "never came back to rest: only to \(format(restedAt)) (rest is \(back) \(format(restLevel(levels))))"
+        case .tooQuick(let milliseconds):
+            return "lasted only \(seconds(milliseconds)) (a rep takes at least \(seconds(rule.minDurationMs)))"
+        case .tooSlow(let milliseconds):
+            return "took \(seconds(milliseconds)) (a rep takes at most \(seconds(rule.maxDurationMs)))"
+        case .requirement(let name):
+            return "did not meet \(name) at the turn"
+        }
+    }
+
+    /// The level a rest must reach: the rule's, or half-way back to the person's own rest when that is stricter.
+    private func restLevel(_ levels: (rest: Double, turn: Double)?) -> Double {
+        guard let levels else { return rule.rest }
+        let personal = levels.turn + rule.returnFraction * (levels.rest - levels.turn)
+        return rule.falls ? max(rule.rest, personal) : min(rule.rest, personal)
+    }
+
+    private func format(_ value: Double) -> String {
+        signal.isAngle ? "\(Int(value.rounded()))°" : String(format: "%.2f", value)
+    }
+
+    private func seconds(_ milliseconds: Int) -> String { String(format: "%.1f s", Double(milliseconds) / 1000) }
+}
