@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Spotter's accuracy on hand-counted clips of real people.
+
+Runs `spotter analyze CLIP --exercise E --json` on every clip of a set (a
+directory with NAME.mp4 files and truth.json, like ../shared/real-dev) — the
+real path: decode, landmarks, rules — and compares each report with the hand
+count: a clip is right when the rep count is one of the accepted counts (two or
+three where the clip starts or ends mid-rep), or, for a hold, when the time held
+is within the accepted range. A refusal (a non-zero exit) is wrong.
+
+Prints per clip the expected and the counted reps (or hold), the view found
+against the labelled one, the count confidence, the spans left out, the
+warnings and the time taken against the clip's length, then the totals for all
+clips, the tuning clips and the held-out clips (ops/accuracy/real-held-out.txt,
+marked `*`); writes the same as JSON with --json-out.
+
+  real_footage.py SPOTTER DIR [--json-out FILE] [--tuning] [--tracks TRACKDIR] [--only NAME,...]
+
+--tuning leaves the held-out clips out entirely (used while choosing
+thresholds, so that their results are never seen). --tracks scores landmark
+tracks saved earlier (TRACKDIR/NAME.jsonl, made by `spotter landmarks`) instead
+of decoding the videos: the same rules on the same landmarks, for quick
+iterations; the reported times are then scoring times only.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HELD_OUT_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "real-held-out.txt")
+
+
+def held_out():
+    with open(HELD_OUT_FILE) as f:
+        return {line.strip() for line in f if line.strip() and not line.startswith("#")}
+
+
+def duration_s(spotter, video):
+    probe = subprocess.run([spotter, "probe", video, "--json"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        return None
+    return json.loads(probe.stdout).get("duration_ms", 0) / 1000
+
+
+def analyse(spotter, directory, name, truth, tracks):
+    video = os.path.join(directory, name + ".mp4")
+    source = ["--landmarks", os.path.join(tracks, name + ".jsonl")] if tracks else [video]
+    started = time.monotonic()
+    run = subprocess.run([spotter, "analyze", *source, "--exercise", truth["exercise"], "--json"],
+                         capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    result = {"clip": name, "exercise": truth["exercise"], "labelled_view": truth.get("view"),
+              "seconds": round(seconds, 2), "video_seconds": duration_s(spotter, video)}
+    if "hold_s" in truth:
+        result["expected_hold_s"] = truth["hold_s"]
+    else:
+        result["expected_reps"] = truth["reps"]
+    if run.returncode != 0:
+        lines = run.stderr.strip().splitlines()
+        result.update(right=False, error=lines[-1] if lines else f"exit {run.returncode}")
+        return result
+    report = json.loads(run.stdout)
+    result.update(view=report.get("view"), count_confidence=report.get("count_confidence"),
+                  excluded=report.get("excluded", []), warnings=report.get("warnings", []),
+                  faults=sorted({fault["code"] for fault in report.get("faults", [])}))
+    if "hold_s" in truth:
+        held = (report.get("hold_ms") or 0) / 1000
+        low, high = truth["hold_s"]
+        result.update(hold_s=round(held, 1), right=low <= held <= high)
+    else:
+        result.update(reps=report["rep_count"], right=report["rep_count"] in truth["reps"])
+    return result
+
+
+def expected(result):
+    if "expected_hold_s" in result:
+        low, high = result["expected_hold_s"]
+        return f"{low:g}-{high:g} s"
+    return "/".join(str(n) for n in result["expected_reps"])
+
+
+def found(result):
+    if "error" in result:
+        return "refused"
+    return f"{result['hold_s']:g} s" if "hold_s" in result else str(result["reps"])
+
+
+def print_table(results, held):
+    print(f"{'clip':<13}{'exercise':<16}{'expected':>10}{'found':>8}  {'ok':<4}{'view (labelled)':<28}"
+          f"{'conf':<8}{'left out':>9}{'time':>14}")
+    for r in results:
+        mark = "*" if r["clip"] in held else " "
+        view = f"{r.get('view') or '-'} ({r['labelled_view']})"
+        left_out = sum(span["end_ms"] - span["start_ms"] for span in r.get("excluded", [])) / 1000
+        timing = f"{r['seconds']:.1f}/{r['video_seconds'] or 0:.1f} s"
+        print(f"{r['clip'] + mark:<13}{r['exercise']:<16}{expected(r):>10}{found(r):>8}  {'yes' if r['right'] else 'NO':<4}"
+              f"{view:<28}{r.get('count_confidence') or '-':<8}{left_out:>8.1f}s{timing:>14}")
+        for span in r.get("excluded", []):
+            print(f"{'':13}left out {span['start_ms'] / 1000:.1f}-{span['end_ms'] / 1000:.1f} s: {span['reason']}")
+        for warning in r.get("warnings", []):
+            print(f"{'':13}{warning}")
+        if "error" in r:
+            print(f"{'':13}{r['error']}")
+
+
+def totals(results, held):
+    groups = {"all": results,
+              "tuning": [r for r in results if r["clip"] not in held],
+              "held-out": [r for r in results if r["clip"] in held]}
+    summary = {}
+    for group, members in groups.items():
+        if members:
+            summary[group] = {"right": sum(r["right"] for r in members), "clips": len(members)}
+    return summary
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("spotter")
+    parser.add_argument("directory")
+    parser.add_argument("--json-out")
+    parser.add_argument("--tuning", action="store_true")
+    parser.add_argument("--tracks")
+    parser.add_argument("--only")
+    args = parser.parse_args()
+    truth_file = os.path.join(args.directory, "truth.json")
+    if not os.path.isfile(truth_file):
+        sys.exit(f"real_footage.py: {truth_file} is missing: not a real-footage set")
+    with open(truth_file) as f:
+        truth = json.load(f)
+    held = held_out()
+    names = sorted(truth)
+    if args.only:
+        names = [n for n in names if n in args.only.split(",")]
+    if args.tuning:
+        names = [n for n in names if n not in held]
+    results = []
+    for name in names:
+        print(f"analysing {name}", file=sys.stderr)
+        results.append(analyse(args.spotter, args.directory, name, truth[name], args.tracks))
+    print_table(results, held)
+    summary = totals(results, held)
+    analysed = sum(r["seconds"] for r in results)
+    video = sum(r["video_seconds"] or 0 for r in results)
+    print("  ".join(f"{group}: {s['right']}/{s['clips']} right" for group, s in summary.items())
+          + f"  time {analysed:.0f} s for {video:.0f} s of video ({video / max(analysed, 1e-9):.2f}x real time)")
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump({"clips": results, "totals": summary, "held_out": sorted(held),
+                       "seconds": round(analysed, 1), "video_seconds": round(video, 1)}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
