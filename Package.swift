@@ -93,8 +93,12 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Landmarkers", "CFFmpeg", "Postgres", "Store"], path: "Tests/TestSupport"),
         // Synthetic workouts with ground truth, for the rules' accuracy tests and benchmark.
         .target(name: "SyntheticMotion", dependencies: ["LandmarkTracks"], path: "Tests/SyntheticMotion"),
+        // A second, independent generator of workouts with ground truth (shares no code with
+        // SyntheticMotion): other bodies, stances, cameras and detector noise, for held-out accuracy.
+        .target(name: "WorkoutSimulator", dependencies: ["LandmarkTracks"], path: "Tests/WorkoutSimulator"),
         .testTarget(
-            name: "RulesTests", dependencies: ["Rules", "LandmarkTracks", "SyntheticMotion"], exclude: ["Golden"]),
+            name: "RulesTests", dependencies: ["Rules", "LandmarkTracks", "SyntheticMotion", "WorkoutSimulator"],
+            exclude: ["Golden"]),
         .testTarget(
             name: "LandmarkersTests", dependencies: ["Landmarkers", "TestSupport"],
             resources: [.copy("Expectations")]),

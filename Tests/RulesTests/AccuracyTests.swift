@@ -49,7 +49,7 @@ extension Evaluation {
         if let errors = Optional(holdErrors), !errors.isEmpty {
             lines.append("accuracy \(exercise): \(errors.count) holds, worst hold-time error \(String(format: "%.1f%%", (errors.max() ?? 0) * 100)), idle sets \(idleSets) with \(falseRepsOnIdle) reps")
         } else {
-            lines.append("accuracy \(exercise): rep count exact in \(exactCounts)/\(sets) sets (\(String(format: "%.1f%%", countAccuracy * 100))), idle sets \(idleSets) with \(falseRepsOnIdle) reps")
+            lines.append("accuracy \(exercise): rep count exact in \(exactCounts)/\(sets) sets (\(String(format: "%.1f%%", countAccuracy * 100))), MAE \(String(format: "%.3f", meanAbsoluteError)) reps, idle sets \(idleSets) with \(falseRepsOnIdle) reps")
         }
         for (code, tally) in faults.sorted(by: { $0.key < $1.key }) {
             lines.append("accuracy \(exercise) \(code): precision \(String(format: "%.3f", tally.precision)) recall \(String(format: "%.3f", tally.recall)) (tp \(tally.truePositives), fp \(tally.falsePositives), fn \(tally.falseNegatives))")

@@ -2,8 +2,50 @@ import Foundation
 import LandmarkTracks
 import Rules
 import SyntheticMotion
+import WorkoutSimulator
 
-/// Scores synthetic sets and compares with their truth: rep counts, and each
+/// What a generated set holds, whichever generator made it.
+struct SetTruth {
+    struct Rep {
+        var startMilliseconds: Int
+        var endMilliseconds: Int
+        var faults: Set<String>
+    }
+
+    struct Span {
+        var code: String
+        var startMilliseconds: Int
+        var endMilliseconds: Int
+    }
+
+    /// What was drawn, for messages.
+    var description: String
+    var idle: Bool
+    var reps: [Rep]
+    /// For holds: the time held, and the fault episodes.
+    var holdMilliseconds: Int?
+    var faultSpans: [Span]
+}
+
+extension SetTruth {
+    init(_ set: SyntheticSet) {
+        self.init(
+            description: "\(set.conditions)", idle: set.conditions.idle,
+            reps: set.reps.map { Rep(startMilliseconds: $0.startMilliseconds, endMilliseconds: $0.endMilliseconds, faults: $0.faults) },
+            holdMilliseconds: set.holdMilliseconds,
+            faultSpans: set.faultSpans.map { Span(code: $0.code, startMilliseconds: $0.startMilliseconds, endMilliseconds: $0.endMilliseconds) })
+    }
+
+    init(_ session: SimulatedSession) {
+        self.init(
+            description: session.summary, idle: session.idle,
+            reps: session.reps.map { Rep(startMilliseconds: $0.startMs, endMilliseconds: $0.endMs, faults: $0.faults) },
+            holdMilliseconds: session.idle ? nil : session.hold?.heldMs,
+            faultSpans: session.hold?.faults.map { Span(code: $0.code, startMilliseconds: $0.startMs, endMilliseconds: $0.endMs) } ?? [])
+    }
+}
+
+/// Scores generated sets and compares with their truth: rep counts, and each
 /// fault code's precision and recall over matched reps (or held spans).
 struct Evaluation {
     struct Tally {
@@ -22,25 +64,35 @@ struct Evaluation {
     var faults: [String: Tally] = [:]
     var holdErrors: [Double] = []
     var misses: [String] = []
+    /// The sum of |counted − true| over the sets, for the mean absolute error.
+    var countErrors = 0
 
     var countAccuracy: Double { sets == 0 ? 1 : Double(exactCounts) / Double(sets) }
+    var meanAbsoluteError: Double { sets == 0 ? 0 : Double(countErrors) / Double(sets) }
 
     mutating func add(_ set: SyntheticSet, _ report: SessionReport) {
-        if set.conditions.idle {
+        add(SetTruth(set), report)
+    }
+
+    mutating func add(_ set: SetTruth, _ report: SessionReport) {
+        if set.idle {
             idleSets += 1
             falseRepsOnIdle += report.repCount
-            if report.repCount > 0 { misses.append("\(set.conditions): \(report.repCount) false rep(s)") }
-            if let held = report.holdMilliseconds, held > 0 { misses.append("\(set.conditions): held \(held) ms while idle") }
+            if report.repCount > 0 { misses.append("\(set.description): \(report.repCount) false rep(s)") }
+            if let held = report.holdMilliseconds, held > 0 { misses.append("\(set.description): held \(held) ms while idle") }
             return
         }
         if let truth = set.holdMilliseconds {
-            holdErrors.append(abs(Double((report.holdMilliseconds ?? 0) - truth)) / Double(max(truth, 1)))
+            let error = abs(Double((report.holdMilliseconds ?? 0) - truth)) / Double(max(truth, 1))
+            holdErrors.append(error)
+            if error > 0.1 { misses.append("\(set.description): held \(report.holdMilliseconds ?? 0) ms, truth \(truth) ms") }
             addHoldFaults(set, report)
             return
         }
         sets += 1
+        countErrors += abs(report.repCount - set.reps.count)
         if report.repCount == set.reps.count { exactCounts += 1 } else {
-            misses.append("\(set.conditions): counted \(report.repCount) of \(set.reps.count) [\(report.reps.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" }.joined(separator: ", "))] truth [\(set.reps.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" }.joined(separator: ", "))]")
+            misses.append("\(set.description): counted \(report.repCount) of \(set.reps.count) [\(report.reps.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" }.joined(separator: ", "))] truth [\(set.reps.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" }.joined(separator: ", "))] \(report.warnings.filter { $0.hasPrefix("uncounted") || $0.hasPrefix("no_reps") }) \(report.excluded.map { "\($0.reason) \($0.startMilliseconds)-\($0.endMilliseconds)" })")
         }
         // Match reps by overlap, best first.
         var pairs: [(overlap: Int, found: Int, truth: Int)] = []
@@ -64,10 +116,10 @@ struct Evaluation {
                 if detected.contains(code) && expected.contains(code) { faults[code, default: Tally()].truePositives += 1 }
                 else if detected.contains(code) {
                     faults[code, default: Tally()].falsePositives += 1
-                    misses.append("\(set.conditions): rep \(found + 1) false \(code): \(report.faults.filter { $0.rep == found + 1 && $0.code == code }.map(\.message))")
+                    misses.append("\(set.description): rep \(found + 1) false \(code): \(report.faults.filter { $0.rep == found + 1 && $0.code == code }.map(\.message))")
                 } else {
                     faults[code, default: Tally()].falseNegatives += 1
-                    misses.append("\(set.conditions): rep \(found + 1) missed \(code)")
+                    misses.append("\(set.description): rep \(found + 1) missed \(code)")
                 }
             }
         }
@@ -92,7 +144,7 @@ struct Evaluation {
         return all.subtracting(report.notJudged.filter { rep == nil || $0.reps.contains(rep!) }.map(\.code))
     }
 
-    private mutating func addHoldFaults(_ set: SyntheticSet, _ report: SessionReport) {
+    private mutating func addHoldFaults(_ set: SetTruth, _ report: SessionReport) {
         for code in ["hip_sag", "hip_pike"] where Self.judgedCodes(report, rep: nil).contains(code) {
             let found = report.faults.filter { $0.code == code }, truth = set.faultSpans.filter { $0.code == code }
             func overlaps(_ a: (Int, Int), _ b: (Int, Int)) -> Bool { min(a.1, b.1) > max(a.0, b.0) }
@@ -102,7 +154,7 @@ struct Evaluation {
             faults[code, default: Tally()].falseNegatives += truth.count - matchedTruth.count
             faults[code, default: Tally()].falsePositives += found.count - matchedFound.count
             if truth.count != matchedTruth.count || found.count != matchedFound.count {
-                misses.append("\(set.conditions): \(code) truth \(truth.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" }) found \(found.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" })")
+                misses.append("\(set.description): \(code) truth \(truth.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" }) found \(found.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" })")
             }
         }
     }

@@ -1,0 +1,125 @@
+import Foundation
+import Rules
+import SyntheticMotion
+import Testing
+import WorkoutSimulator
+
+/// The seeds of both generators: tuning seeds, which the rules' thresholds were
+/// chosen on, and held-out seeds, never looked at while choosing them. Only
+/// held-out results are reported as Spotter's accuracy.
+enum Seeds {
+    /// WorkoutSimulator (the independent generator): sets and idle sets per exercise.
+    static let simulatorSets = 50
+    static let simulatorIdleSets = 10
+    static let simulatorTuning: ClosedRange<UInt64> = 1...UInt64(simulatorSets + simulatorIdleSets)
+    static let simulatorHeldOut: ClosedRange<UInt64> = 1_000_001...UInt64(1_000_000 + simulatorSets + simulatorIdleSets)
+
+    /// SyntheticMotion (the project's first generator): AccuracyTests runs its
+    /// tuning seeds; these are held out.
+    static func syntheticHeldOut(_ exercise: String, index: Int) -> UInt64 {
+        UInt64(index) &* 104_729 &+ 0x5EED_0000_0000 &+ exercise.utf8.reduce(0) { $0 &* 131 &+ UInt64($1) }
+    }
+}
+
+/// Evaluations of the two generators over a range of seeds.
+enum GeneratorRuns {
+    /// WorkoutSimulator sessions of `seeds`: the first `Seeds.simulatorSets` with
+    /// reps (or holds), the rest idle.
+    static func simulator(_ exercise: String, seeds: ClosedRange<UInt64>) throws -> Evaluation {
+        let scorer = Scorer(rule: try RuleFixtures.book.rule(for: exercise))
+        var evaluation = Evaluation()
+        for (index, seed) in seeds.enumerated() {
+            let session = WorkoutSimulator.session(exercise, seed: seed, idle: index >= Seeds.simulatorSets)
+            evaluation.add(SetTruth(session), scorer.score(session.track).report)
+        }
+        return evaluation
+    }
+
+    /// SyntheticMotion's corpus (every condition), on held-out seeds.
+    static func syntheticHeldOut(_ exercise: String) throws -> Evaluation {
+        let scorer = Scorer(rule: try RuleFixtures.book.rule(for: exercise))
+        var evaluation = Evaluation()
+        let conditions = Corpus.conditions(
+            for: exercise, setsPerExercise: AccuracyTests.setsPerExercise, idleSets: AccuracyTests.idleSetsPerExercise)
+        for (index, conditions) in conditions.enumerated() {
+            let set = SyntheticSessions.make(exercise, conditions, seed: Seeds.syntheticHeldOut(exercise, index: index))
+            evaluation.add(set, scorer.score(set.track).report)
+        }
+        return evaluation
+    }
+}
+
+/// Accuracy on held-out seeds of both generators, printed beside issue 11's
+/// targets (rep counts exact on ≥ 98 % of sets with a mean absolute error ≤
+/// 0.03 reps, no rep on idle sets, every fault code's precision and recall ≥
+/// 0.95 over the reps whose view let it be judged, hold time within 10 %), and
+/// checked against floors: the accuracy measured when these seeds were first
+/// run, less a small margin, so that a change that makes them worse fails. The
+/// independent generator's floors are under the targets — the README's accuracy
+/// section says by how much. Failures say only the totals: the held-out sets
+/// are not looked at one by one.
+@Suite("Accuracy on held-out seeds of both generators")
+struct HeldOutAccuracyTests {
+    /// The least a generator's held-out sets may score.
+    struct Floor {
+        var exactCounts: Double
+        var meanAbsoluteError: Double
+        var falseRepsOnIdle: Int
+        var precision: Double
+        var recall: Double
+        var holdError: Double
+    }
+
+    static let target = Floor(exactCounts: 0.98, meanAbsoluteError: 0.03, falseRepsOnIdle: 0, precision: 0.95, recall: 0.95, holdError: 0.1)
+    static let synthetic = Floor(exactCounts: 0.98, meanAbsoluteError: 0.03, falseRepsOnIdle: 0, precision: 0.95, recall: 0.9, holdError: 0.1)
+    static let simulator = Floor(exactCounts: 0.7, meanAbsoluteError: 0.65, falseRepsOnIdle: 25, precision: 0.6, recall: 0.15, holdError: 1)
+
+    static func check(_ evaluation: Evaluation, _ exercise: String, generator: String, floor: Floor) {
+        let meets = { (floor: Floor) -> Bool in
+            evaluation.falseRepsOnIdle <= floor.falseRepsOnIdle
+                && (exercise == "plank" ? (evaluation.holdErrors.max() ?? 0) <= floor.holdError
+                    : evaluation.countAccuracy >= floor.exactCounts && evaluation.meanAbsoluteError <= floor.meanAbsoluteError)
+                && evaluation.faults.values.allSatisfy { $0.precision >= floor.precision && $0.recall >= floor.recall }
+        }
+        print(evaluation.table("\(exercise) (\(generator), held out)"))
+        print("accuracy \(exercise) (\(generator), held out): issue 11's targets \(meets(target) ? "met" : "NOT met")")
+        #expect(evaluation.falseRepsOnIdle <= floor.falseRepsOnIdle, "\(generator) \(exercise): \(evaluation.falseRepsOnIdle) reps on idle sets")
+        if exercise == "plank" {
+            let worst = evaluation.holdErrors.max() ?? 0
+            #expect(worst <= floor.holdError, "\(generator) plank: worst hold-time error \(worst)")
+        } else {
+            #expect(
+                evaluation.countAccuracy >= floor.exactCounts && evaluation.meanAbsoluteError <= floor.meanAbsoluteError,
+                "\(generator) \(exercise): exact \(evaluation.exactCounts)/\(evaluation.sets), MAE \(evaluation.meanAbsoluteError)")
+        }
+        for (code, tally) in evaluation.faults {
+            #expect(tally.precision >= floor.precision && tally.recall >= floor.recall, "\(generator) \(exercise) \(code): \(tally)")
+        }
+    }
+
+    @Test("the independent generator (WorkoutSimulator)", arguments: WorkoutSimulator.exercises)
+    func simulator(_ exercise: String) throws {
+        Self.check(
+            try GeneratorRuns.simulator(exercise, seeds: Seeds.simulatorHeldOut), exercise, generator: "WorkoutSimulator",
+            floor: Self.simulator)
+    }
+
+    @Test("the first generator (SyntheticMotion)", arguments: SyntheticSessions.exercises)
+    func synthetic(_ exercise: String) throws {
+        Self.check(try GeneratorRuns.syntheticHeldOut(exercise), exercise, generator: "SyntheticMotion", floor: Self.synthetic)
+    }
+}
+
+/// The independent generator's tuning seeds, with every miss listed: what the
+/// thresholds are chosen on. Run with `SPOTTER_TUNING=1 swift test --filter TuningSeeds`.
+@Suite(
+    "WorkoutSimulator tuning seeds", .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["SPOTTER_TUNING"] == "1", "tuning runs only with SPOTTER_TUNING=1"))
+struct TuningSeeds {
+    @Test("accuracy and misses", arguments: WorkoutSimulator.exercises)
+    func tuning(_ exercise: String) throws {
+        let evaluation = try GeneratorRuns.simulator(exercise, seeds: Seeds.simulatorTuning)
+        print(evaluation.table("\(exercise) (WorkoutSimulator, tuning)"))
+        for miss in evaluation.misses { print("miss \(exercise): \(miss)") }
+    }
+}
