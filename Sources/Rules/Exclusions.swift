@@ -25,17 +25,20 @@ struct ExclusionFinder {
     static let noPoseMs = 1000
     /// Losing the pose this many times within `flickerMs`, missing it in at least
     /// `flickerShare` of the frames from the first loss to the last, with the
-    /// trunk jumping faster than `jumpSpeed` body sizes a second somewhere in
-    /// between, makes the span unreliable.
-    static let flickerLosses = 3
+    /// trunk jumping somewhere in between — `jumpSize` body sizes or more from one
+    /// frame with a pose to the next, and faster than `jumpSpeed` sizes a second —
+    /// makes the span unreliable.
+    static let flickerLosses = 2
     static let flickerMs = 1000
     static let flickerShare = 0.25
-    static let jumpSpeed = 2.0
+    static let jumpSize = 0.15
+    static let jumpSpeed = 1.5
     /// Out of position this long is left out; shorter slips are kept.
     static let outOfPositionMs = 700
-    /// Hips travelling faster than this many body sizes (the mean side of the
-    /// person's bounding box) a second for `travelMs` is walking.
-    static let travelSpeed = 0.5
+    /// Hips that end up this many body sizes (the mean side of the person's
+    /// bounding box) away from where they were `travelMs` before are walking;
+    /// the hips of a squat or a push-up move and come back.
+    static let travelDistance = 0.6
     static let travelMs = 1000
 
     let track: PreparedTrack
@@ -62,8 +65,8 @@ struct ExclusionFinder {
         return Self.disjoint(spans)
     }
 
-    /// Frames where the hips move across the picture faster than `travelSpeed`,
-    /// measured over half a second and in the person's own size in the picture.
+    /// Frames where the hips travel across the picture: `travelDistance` or more
+    /// in `travelMs`, in the person's own size in the picture.
     private func travelling() -> [Bool] {
         let (lh, rh) = (track.slot(23), track.slot(24))
         var hips = [Point?](repeating: nil, count: times.count)
@@ -77,12 +80,10 @@ struct ExclusionFinder {
         var earlier = 0
         for frame in times.indices {
             guard let hip = hips[frame] else { continue }
-            while times[frame] - times[earlier] > 500 { earlier += 1 }
-            guard let from = (earlier..<frame).first(where: { hips[$0] != nil }), let start = hips[from] else { continue }
-            let seconds = Double(times[frame] - times[from]) / 1000
-            guard seconds >= 0.25 else { continue }
-            let speed = abs(hip.x - start.x) / size / seconds
-            if speed > Self.travelSpeed { for marked in from...frame { moving[marked] = true } }
+            while times[frame] - times[earlier] > Self.travelMs { earlier += 1 }
+            guard let from = (earlier..<frame).first(where: { hips[$0] != nil }), let start = hips[from],
+                  times[frame] - times[from] >= Self.travelMs / 2 else { continue }
+            if abs(hip.x - start.x) / size >= Self.travelDistance { for marked in from...frame { moving[marked] = true } }
         }
         return moving
     }
@@ -121,16 +122,17 @@ struct ExclusionFinder {
         return spans
     }
 
-    /// Whether the trunk (shoulders and hips) moves faster than `jumpSpeed` body
-    /// sizes a second between two consecutive frames with a pose in `span` (or next to it).
+    /// Whether the trunk (shoulders and hips) jumps between two consecutive frames
+    /// with a pose in `span` (or next to it): `jumpSize` body sizes or more, faster than `jumpSpeed`.
     private func jumps(within span: ClosedRange<Int>) -> Bool {
         let (ls, rs, lh, rh) = (track.slot(11), track.slot(12), track.slot(23), track.slot(24))
         var previous: (frame: Int, centre: Point)?
         for frame in max(0, span.lowerBound - 1)...min(times.count - 1, span.upperBound + 1) where track.hasPose[frame] {
             let centre = (track.image[ls][frame] + track.image[rs][frame] + track.image[lh][frame] + track.image[rh][frame]) / 4
             if let (before, earlier) = previous, track.bodySize[frame] > 1, times[frame] > times[before] {
-                let speed = Geometry.length(centre - earlier) / track.bodySize[frame] / (Double(times[frame] - times[before]) / 1000)
-                if speed > Self.jumpSpeed { return true }
+                let moved = Geometry.length(centre - earlier) / track.bodySize[frame]
+                let seconds = Double(times[frame] - times[before]) / 1000
+                if moved >= Self.jumpSize, moved / seconds > Self.jumpSpeed { return true }
             }
             previous = (frame, centre)
         }

@@ -57,7 +57,7 @@ public struct ExerciseRule: Sendable {
     func signalsJudged(by faults: [FaultDefinition]) -> Set<String> {
         var names: Set<String> = [keySignal]
         switch movement {
-        case .reps(let reps): names.formUnion(reps.require.map(\.signal))
+        case .reps(let reps): names.formUnion(reps.require.map(\.condition.signal))
         case .hold(let hold): names.formUnion(hold.conditions.map(\.signal))
         }
         names.formUnion(metrics.map(\.signal))
@@ -195,8 +195,8 @@ struct RepRule: Sendable {
     var minShare: Double
     /// The phase before the turn, and the one after it.
     var phases: (Phase, Phase)
-    /// Conditions at the turn without which a movement is not a rep.
-    var require: [PointCondition]
+    /// Conditions without which a movement is not a rep.
+    var require: [RepCondition]
 
     /// True when the signal falls during a rep (a squat's knee angle), false when it rises.
     var falls: Bool { active < rest }
@@ -217,6 +217,14 @@ struct HoldRule: Sendable {
 struct PointCondition: Sendable {
     var signal: String
     var bound: Bound
+}
+
+/// A condition a rep must meet: a signal at the turn, or reduced over the whole
+/// rep (`reduce: range` — how much the upper arm swings during a curl).
+struct RepCondition: Sendable {
+    var condition: PointCondition
+    /// nil: the value at the turn.
+    var reduce: Reduction?
 }
 
 enum Bound: Sendable, Equatable {

@@ -62,18 +62,23 @@ struct RepDetector {
         var isTurn: Bool
     }
 
-    /// Reps in order, and the movements that were not counted.
-    func detect(times: [Int], values: [Double?]) -> RepDetection {
+    /// Reps in order, and the movements that were not counted. `breaks` marks
+    /// frames no rep may span (spans left out of scoring: a cut, a flicker).
+    func detect(times: [Int], values: [Double?], breaks: [Bool] = []) -> RepDetection {
         let cleaned = Self.despiked(times: times, values: values)
         var gaps: [ClosedRange<Int>] = []
         var segments: [[Int]] = []
         var current: [Int] = []
-        for frame in times.indices where cleaned[frame] != nil {
-            if let last = current.last, times[frame] - times[last] > rule.maxGapMs {
-                gaps.append(last...frame)
+        var broken = false
+        for frame in times.indices {
+            if !breaks.isEmpty, breaks[frame] { broken = true }
+            guard cleaned[frame] != nil else { continue }
+            if let last = current.last, broken || times[frame] - times[last] > rule.maxGapMs {
+                if !broken { gaps.append(last...frame) }
                 segments.append(current)
                 current = []
             }
+            broken = false
             current.append(frame)
         }
         if !current.isEmpty { segments.append(current) }
@@ -243,24 +248,26 @@ struct RepDetector {
 
     // MARK: - Cleaning
 
-    /// Each value replaced by the median of itself and up to two valid neighbours
-    /// on each side within 100 ms: one-frame glitches (a limb swapped, a jump) go,
-    /// turns stay where they are. A value with no neighbour on one side (next to
-    /// a gap) is kept: whether it is a glitch cannot be told.
+    /// How far either side of a value its running median reaches.
+    static let medianWindowMs = 70
+
+    /// Each value replaced by the median of the valid values within
+    /// `medianWindowMs` of it: glitches of a few frames (a limb swapped, a jump,
+    /// the detector's jitter) go, turns stay where they are. A value with no
+    /// neighbour on one side (next to a gap) is kept: whether it is a glitch cannot be told.
     static func despiked(times: [Int], values: [Double?]) -> [Double?] {
         let valid = times.indices.filter { values[$0] != nil }
         var cleaned = [Double?](repeating: nil, count: values.count)
         var window: [Double] = []
-        window.reserveCapacity(5)
+        window.reserveCapacity(16)
+        var low = 0, high = 0
         for (position, frame) in valid.enumerated() {
+            while times[frame] - times[valid[low]] > Self.medianWindowMs { low += 1 }
+            high = max(high, position)
+            while high + 1 < valid.count, times[valid[high + 1]] - times[frame] <= Self.medianWindowMs { high += 1 }
             window.removeAll(keepingCapacity: true)
-            var before = false, after = false
-            for neighbour in max(0, position - 2)...min(valid.count - 1, position + 2)
-            where abs(times[valid[neighbour]] - times[frame]) <= 100 {
-                window.append(values[valid[neighbour]]!)
-                before = before || neighbour < position
-                after = after || neighbour > position
-            }
+            for neighbour in low...high { window.append(values[valid[neighbour]]!) }
+            let before = low < position, after = high > position
             guard before && after else {
                 cleaned[frame] = values[frame]
                 continue

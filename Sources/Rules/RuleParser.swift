@@ -195,11 +195,11 @@ extension ExerciseRule {
             signal: try signal(fields.required("signal")), rest: rest, active: active, minRange: minRange,
             minDurationMs: try fields["min_duration_ms"]?.integer() ?? 300,
             maxDurationMs: try fields["max_duration_ms"]?.integer() ?? 12_000,
-            maxGapMs: try fields["max_gap_ms"]?.integer() ?? 700,
-            returnFraction: try fields["return"].map { try fraction($0) } ?? 0.5,
+            maxGapMs: try fields["max_gap_ms"]?.integer() ?? 1200,
+            returnFraction: try fields["return"].map { try fraction($0) } ?? 0.65,
             minShare: try fields["min_share"].map { try fraction($0) } ?? 0.4,
             phases: phases,
-            require: try fields["require"]?.list().map { try condition($0, signal: signal) } ?? [])
+            require: try fields["require"]?.list().map { try repCondition($0, signal: signal) } ?? [])
         guard rule.minDurationMs >= 0, rule.maxDurationMs > rule.minDurationMs, rule.maxGapMs >= 0 else {
             throw value.error("durations must be ≥ 0, with max_duration_ms above min_duration_ms")
         }
@@ -215,6 +215,14 @@ extension ExerciseRule {
         return HoldRule(
             conditions: conditions, stillBelow: still, minMs: try fields["min_ms"]?.integer() ?? 1000,
             maxGapMs: try fields["max_gap_ms"]?.integer() ?? 500)
+    }
+
+    private static func repCondition(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> RepCondition {
+        let fields = try value.mapping(allowing: ["signal", "above", "below", "reduce"])
+        let reduce = try fields["reduce"].map(reduction)
+        if reduce == .bottom { throw fields["reduce"]!.error("reduce: bottom is the default (the value at the turn); leave it out") }
+        return RepCondition(
+            condition: PointCondition(signal: try signal(fields.required("signal")), bound: try bound(fields)), reduce: reduce)
     }
 
     private static func condition(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> PointCondition {

@@ -54,7 +54,8 @@ public struct Scorer: Sendable {
         let judgedSomewhere = rule.faults.filter { fault in fault.views.map { views in session.viewsSeen.contains { views.contains($0) } } ?? true }
         // Only what this session is judged on: a front-view fault's landmarks do not matter from the side.
         let judged = rule.signalsJudged(by: judgedSomewhere)
-        session.warnings += SessionChecks.visibilityWarnings(rule.signals.filter { judged.contains($0.name) }.compactMap { series[$0.name] }, context)
+        session.warnings += SessionChecks.visibilityWarnings(
+            rule.signals.filter { judged.contains($0.name) }.compactMap { series[$0.name] }, repSignal: rule.keySignal, context)
         session.warnings += handWarnings(judgedSomewhere, prepared)
 
         let keyValues = zip(key.values, scored).map { $1 ? $0 : nil }
@@ -63,14 +64,14 @@ public struct Scorer: Sendable {
         case .reps(let repRule):
             thresholds = [repRule.rest, repRule.active]
             session.scoreReps(repRule, keyValues: keyValues, series: series)
-            session.warnings += SessionChecks.gapWarnings(
-                SessionChecks.gaps(in: keyValues, times: times, longerThan: repRule.maxGapMs, scored: scored), signal: key, times: times)
+
         case .hold(let holdRule):
             thresholds = holdRule.conditions.filter { $0.signal == key.definition.name }.map(\.bound.limit)
             session.scoreHold(holdRule, series: series, speeds: holdRule.stillBelow == nil ? [] : BodyMotion.speeds(prepared))
-            session.warnings += SessionChecks.gapWarnings(
-                SessionChecks.gaps(in: keyValues, times: times, longerThan: holdRule.maxGapMs, scored: scored), signal: key, times: times)
+
         }
+        session.warnings += SessionChecks.gapWarnings(
+            SessionChecks.gaps(in: keyValues, times: times, atLeast: SessionChecks.unscorableGapMs, scored: scored), signal: key, times: times)
         session.warnings += session.notJudgedWarnings() + session.unmeasuredWarnings()
         var (confidence, reasons) = CountConfidenceCheck(times: times, hasPose: prepared.hasPose, scored: scored)
             .assess(key: keyValues, keyName: key.definition.name)

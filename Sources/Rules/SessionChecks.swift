@@ -3,9 +3,11 @@ import Foundation
 /// Checks of a whole session: which landmarks are hard to see, and where the rule could not score.
 enum SessionChecks {
     /// "low_visibility: left ankle hidden in 40% of frames", for the landmarks
-    /// the signals read that are hidden in more than a fifth of the frames.
-    static func visibilityWarnings(_ series: [SignalSeries], _ context: SignalContext) -> [String] {
-        var indices = Set<Int>()
+    /// the signals read that are hidden (under the rule's visibility, or under
+    /// the counting visibility for landmarks only the rep signal reads) in more
+    /// than a fifth of the frames.
+    static func visibilityWarnings(_ series: [SignalSeries], repSignal: String, _ context: SignalContext) -> [String] {
+        var indices = Set<Int>(), judged = Set<Int>()
         for signal in series {
             let sides: [BodySide] = switch signal.definition.side {
             case .left: [.left]
@@ -14,7 +16,10 @@ enum SessionChecks {
             case .min, .max, .mean: [.left, .right]
             }
             for reference in signal.definition.references {
-                for side in sides { indices.formUnion(reference.indices(on: side)) }
+                for side in sides {
+                    indices.formUnion(reference.indices(on: side))
+                    if signal.definition.name != repSignal { judged.formUnion(reference.indices(on: side)) }
+                }
             }
         }
         let track = context.track
@@ -22,28 +27,32 @@ enum SessionChecks {
         guard !posed.isEmpty else { return [] }
         return indices.sorted().compactMap { index in
             let slot = track.slot(index)
-            let hidden = posed.filter { track.visibility[slot][$0] < context.threshold }.count
+            let threshold = judged.contains(index) ? context.threshold : min(context.threshold, SignalContext.countingVisibility)
+            let hidden = posed.filter { track.visibility[slot][$0] < threshold }.count
             let share = Double(hidden) / Double(posed.count)
             guard share > 0.2 else { return nil }
             return "low_visibility: \(PoseLandmarkName.spoken(index)) hidden in \(Int((share * 100).rounded()))% of frames"
         }
     }
 
-    /// "unscorable: 2.1–4.6 s without knee", for gaps in the key signal of a second or more.
+    /// Gaps in the key signal this long or longer are reported unscorable.
+    static let unscorableGapMs = 1000
+
+    /// "unscorable: 2.1–4.6 s without knee", for gaps in the key signal.
     static func gapWarnings(_ gaps: [ClosedRange<Int>], signal: SignalSeries, times: [Int]) -> [String] {
         let landmarks = Set(signal.definition.references.flatMap { $0.indices(on: signal.chosenSide ?? .left) })
             .sorted().map(PoseLandmarkName.spoken)
-        return gaps.filter { times[$0.upperBound] - times[$0.lowerBound] >= 1000 }.map { gap in
+        return gaps.map { gap in
             String(
                 format: "unscorable: %.1f–%.1f s without %@ (needs %@ in view)", Double(times[gap.lowerBound]) / 1000,
                 Double(times[gap.upperBound]) / 1000, signal.definition.name, landmarks.joined(separator: ", "))
         }
     }
 
-    /// Gaps where a signal has no value for longer than `limitMs` within the
+    /// Gaps where a signal has no value for `limitMs` or longer within the
     /// scored time (from the first scored frame to the last), other than
     /// excluded spans, which the report lists on their own.
-    static func gaps(in values: [Double?], times: [Int], longerThan limitMs: Int, scored: [Bool]) -> [ClosedRange<Int>] {
+    static func gaps(in values: [Double?], times: [Int], atLeast limitMs: Int, scored: [Bool]) -> [ClosedRange<Int>] {
         guard let first = scored.firstIndex(of: true), let last = scored.lastIndex(of: true) else { return [] }
         var gaps: [ClosedRange<Int>] = []
         var lastValid = first
@@ -51,7 +60,7 @@ enum SessionChecks {
         for frame in first...last {
             if !scored[frame] { excludedBetween = true }
             guard values[frame] != nil || frame == last else { continue }
-            if times[frame] - times[lastValid] > limitMs, !excludedBetween { gaps.append(lastValid...frame) }
+            if times[frame] - times[lastValid] >= limitMs, !excludedBetween { gaps.append(lastValid...frame) }
             lastValid = frame
             excludedBetween = false
         }

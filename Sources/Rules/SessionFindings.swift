@@ -35,13 +35,13 @@ struct SessionFindings {
     // MARK: - Reps
 
     mutating func scoreReps(_ repRule: RepRule, keyValues: [Double?], series: [String: SignalSeries]) {
-        let detection = RepDetector(rule: repRule).detect(times: times, values: keyValues)
+        let detection = RepDetector(rule: repRule).detect(times: times, values: keyValues, breaks: scored.map { !$0 })
         let judge = FaultJudge(series: series, times: times, phases: repRule.phases, repSignal: repRule.signal, repFalls: repRule.falls)
         var uncounted = detection.uncounted
         for span in detection.reps {
             if let failed = repRule.require.first(where: { !meets($0, span, series) }) {
                 uncounted.append(UncountedMovement(
-                    start: span.start, turn: span.turn, end: span.end, reason: .requirement(signal: failed.signal)))
+                    start: span.start, turn: span.turn, end: span.end, reason: .requirement(signal: failed.condition.signal)))
                 continue
             }
             let index = reps.count + 1
@@ -64,10 +64,15 @@ struct SessionFindings {
             .warnings(uncounted.sorted { $0.turn < $1.turn }, counted: reps.count, levels: detection.levels, values: keyValues)
     }
 
-    private func meets(_ condition: PointCondition, _ span: RepSpan, _ series: [String: SignalSeries]) -> Bool {
-        guard let values = series[condition.signal]?.values,
-              let value = Reduction.value(values, at: span.turn, within: span.start...span.end, times: times) else { return false }
-        return condition.bound.isMet(by: value)
+    /// Whether a rep meets a `require` condition, at its turn or reduced over
+    /// the rep; one that cannot be measured (its landmarks hidden) does not stop the rep.
+    private func meets(_ requirement: RepCondition, _ span: RepSpan, _ series: [String: SignalSeries]) -> Bool {
+        guard let values = series[requirement.condition.signal]?.values else { return true }
+        let frames = span.start...span.end
+        let value = requirement.reduce.map { $0.apply(to: values, in: frames, turn: span.turn, times: times) }
+            ?? Reduction.value(values, at: span.turn, within: frames, times: times)
+        guard let value else { return true }
+        return requirement.condition.bound.isMet(by: value)
     }
 
     // MARK: - Holds
@@ -75,14 +80,16 @@ struct SessionFindings {
     mutating func scoreHold(_ holdRule: HoldRule, series: [String: SignalSeries], speeds: [Double?]) {
         let met: [Bool?] = times.indices.map { frame in
             guard scored[frame] else { return nil }
-            var all = true
+            // The first condition (the hold's key signal) must be measured; others that
+            // cannot be (their landmarks hidden) do not break the hold.
+            guard let key = holdRule.conditions.first, let keyValue = series[key.signal]?.values[frame] else { return nil }
+            var all = key.bound.isMet(by: keyValue)
             if let limit = holdRule.stillBelow {
                 guard let speed = speeds[frame] else { return nil }
-                all = speed < limit
+                all = all && speed < limit
             }
-            for condition in holdRule.conditions {
-                guard let value = series[condition.signal]?.values[frame] else { return nil }
-                all = all && condition.bound.isMet(by: value)
+            for condition in holdRule.conditions.dropFirst() {
+                if let value = series[condition.signal]?.values[frame] { all = all && condition.bound.isMet(by: value) }
             }
             return all
         }

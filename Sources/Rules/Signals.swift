@@ -85,6 +85,8 @@ struct SignalContext {
     /// Landmarks MediaPipe is this unsure of still move with the body: the rep
     /// signal is counted on landmarks down to this visibility.
     static let countingVisibility = 0.05
+    /// A side seen less than this on average is never the working side.
+    static let workingVisibility = 0.45
 
     /// The rep signal. Reps are counted on movement, and MediaPipe follows the
     /// movement of landmarks it calls hidden (a far arm, a limb behind a bar,
@@ -98,7 +100,9 @@ struct SignalContext {
         relaxed.threshold = min(threshold, Self.countingVisibility)
         var series = relaxed.series(definition)
         if definition.side == .working, let left = series.left, let right = series.right {
-            let (l, r) = (Self.spread(left), Self.spread(right))
+            // A side MediaPipe hardly sees at all moves with its guesses: it is not the working one.
+            let seen = { (side: BodySide) in self.meanVisibility(definition, side) >= Self.workingVisibility }
+            let l = seen(.left) ? Self.spread(left) : 0, r = seen(.right) ? Self.spread(right) : 0
             let side: BodySide = l > 1.3 * r ? .left : r > 1.3 * l ? .right : visibleSide(definition)
             series.chosenSide = side
             series.values = side == .left ? left : right
@@ -148,16 +152,18 @@ struct SignalContext {
 
     /// The side whose landmarks are seen better over the session.
     func visibleSide(_ definition: SignalDefinition) -> BodySide {
-        func meanVisibility(_ side: BodySide) -> Double {
-            let slots = definition.references.filter(\.isSided).flatMap { $0.indices(on: side) }.map(track.slot)
-            var total = 0.0, count = 0
-            for frame in 0..<track.frameCount where track.hasPose[frame] {
-                for slot in slots { total += track.visibility[slot][frame] }
-                count += slots.count
-            }
-            return count > 0 ? total / Double(count) : 0
+        meanVisibility(definition, .right) > meanVisibility(definition, .left) ? .right : .left
+    }
+
+    /// The mean visibility of a signal's sided landmarks on one side, over the frames with a pose.
+    private func meanVisibility(_ definition: SignalDefinition, _ side: BodySide) -> Double {
+        let slots = definition.references.filter(\.isSided).flatMap { $0.indices(on: side) }.map(track.slot)
+        var total = 0.0, count = 0
+        for frame in 0..<track.frameCount where track.hasPose[frame] {
+            for slot in slots { total += track.visibility[slot][frame] }
+            count += slots.count
         }
-        return meanVisibility(.right) > meanVisibility(.left) ? .right : .left
+        return count > 0 ? total / Double(count) : 0
     }
 
     /// The signal's value on one side in one frame; nil where landmarks are

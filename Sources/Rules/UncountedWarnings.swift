@@ -36,7 +36,7 @@ struct UncountedWarnings {
         case .tooSlow(let milliseconds):
             return "took \(seconds(milliseconds)) (a rep takes at most \(seconds(rule.maxDurationMs)))"
         case .requirement(let name):
-            return "did not meet \(name) at the turn"
+            return "did not meet the rule's condition on \(name)"
         }
     }
 
