@@ -155,37 +155,28 @@ struct RepDetector {
         var pivots: [Pivot] = []
         var high = first, low = first
         var rising: Bool?
+        // The extreme so far becomes a turning point once the signal has moved minRange back from it.
+        func turnAtHigh(_ frame: Int) {
+            pivots.append(Pivot(frame: high, depth: depth[high]!, isTurn: true))
+            rising = false
+            low = frame
+        }
+        func restAtLow(_ frame: Int) {
+            pivots.append(Pivot(frame: low, depth: depth[low]!, isTurn: false))
+            rising = true
+            high = frame
+        }
         for frame in frames {
             let d = depth[frame]!
             switch rising {
             case nil:
                 if d > depth[high]! { high = frame }
                 if d < depth[low]! { low = frame }
-                if d - depth[low]! >= rule.minRange {
-                    pivots.append(Pivot(frame: low, depth: depth[low]!, isTurn: false))
-                    rising = true
-                    high = frame
-                } else if depth[high]! - d >= rule.minRange {
-                    pivots.append(Pivot(frame: high, depth: depth[high]!, isTurn: true))
-                    rising = false
-                    low = frame
-                }
+                if d - depth[low]! >= rule.minRange { restAtLow(frame) } else if depth[high]! - d >= rule.minRange { turnAtHigh(frame) }
             case true?:
-                if d >= depth[high]! {
-                    high = frame
-                } else if depth[high]! - d >= rule.minRange {
-                    pivots.append(Pivot(frame: high, depth: depth[high]!, isTurn: true))
-                    rising = false
-                    low = frame
-                }
+                if d >= depth[high]! { high = frame } else if depth[high]! - d >= rule.minRange { turnAtHigh(frame) }
             case false?:
-                if d <= depth[low]! {
-                    low = frame
-                } else if d - depth[low]! >= rule.minRange {
-                    pivots.append(Pivot(frame: low, depth: depth[low]!, isTurn: false))
-                    rising = true
-                    high = frame
-                }
+                if d <= depth[low]! { low = frame } else if d - depth[low]! >= rule.minRange { restAtLow(frame) }
             }
         }
         // The last extreme: the signal moved at least minRange to reach it.
