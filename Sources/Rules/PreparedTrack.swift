@@ -23,6 +23,18 @@ struct PreparedTrack {
     private var rightHands: [Point?]
     /// Whether the track carries hand results at all.
     let hasHandData: Bool
+    /// When more than one person was found: how often, and which one was followed.
+    let crowd: Crowd
+
+    /// Frames with more than one person, and where the person followed stood among them.
+    struct Crowd: Sendable {
+        /// The most people found in one frame.
+        var mostInView = 1
+        var framesWithSeveral = 0
+        /// Of those frames, how many had the followed person leftmost in the picture, and the largest.
+        var followedLeftmost = 0
+        var followedLargest = 0
+    }
 
     /// Landmarks every rule's checks read: nose, shoulders and hips.
     static let alwaysNeeded: Set<Int> = [0, 11, 12, 23, 24]
@@ -56,8 +68,10 @@ struct PreparedTrack {
         var filters = smoothing.map { SmoothingFilters(parameters: $0, landmarks: needed.count) }
         var previousCentre: Point?
         var lastPoseTime: Int?
+        var crowd = Crowd()
         for (frameIndex, frame) in track.frames.enumerated() {
             guard let pose = Self.choosePose(frame.poses, near: previousCentre, width: width, height: height) else { continue }
+            crowd.note(pose, among: frame.poses, width: width, height: height)
             posePresent[frameIndex] = true
             let pixels = pose.landmarks.map { Point(Double($0.x) * width, Double($0.y) * height, 0) }
             previousCentre = pixels.reduce(.zero, +) / Double(pixels.count)
@@ -87,6 +101,7 @@ struct PreparedTrack {
         }
         hasPose = posePresent
         bodySize = sizes
+        self.crowd = crowd
     }
 
     /// The hand matched to a wrist in a frame: its direction from wrist to middle finger.
@@ -120,16 +135,16 @@ struct PreparedTrack {
         return poses.max { objectScale(pixelsOf($0, width, height)) < objectScale(pixelsOf($1, width, height)) }
     }
 
-    private static func isWhole(_ pose: TrackPose) -> Bool {
+    static func isWhole(_ pose: TrackPose) -> Bool {
         pose.landmarks.count == LandmarkTrack.poseRows && pose.world.count == LandmarkTrack.poseRows
     }
 
-    private static func pixelsOf(_ pose: TrackPose, _ width: Double, _ height: Double) -> [Point] {
+    static func pixelsOf(_ pose: TrackPose, _ width: Double, _ height: Double) -> [Point] {
         pose.landmarks.map { Point(Double($0.x) * width, Double($0.y) * height, 0) }
     }
 
     /// MediaPipe's object scale: the mean of the landmarks' bounding box sides, in pixels.
-    private static func objectScale(_ pixels: [Point]) -> Double {
+    static func objectScale(_ pixels: [Point]) -> Double {
         var low = pixels[0], high = pixels[0]
         for pixel in pixels {
             low = pointwiseMin(low, pixel)
@@ -206,5 +221,19 @@ private struct SmoothingFilters {
         Point(
             image[slot * 2].filter(point.x, at: time, valueScale: scale),
             image[slot * 2 + 1].filter(point.y, at: time, valueScale: scale), 0)
+    }
+}
+
+extension PreparedTrack.Crowd {
+    /// Counts a frame's people, and where the followed one stands among them.
+    mutating func note(_ followed: TrackPose, among found: [TrackPose], width: Double, height: Double) {
+        let people = found.filter(PreparedTrack.isWhole)
+        guard people.count > 1 else { return }
+        mostInView = max(mostInView, people.count)
+        framesWithSeveral += 1
+        func left(_ pose: TrackPose) -> Double { pose.landmarks.reduce(0) { $0 + Double($1.x) } / Double(pose.landmarks.count) }
+        func size(_ pose: TrackPose) -> Double { PreparedTrack.objectScale(PreparedTrack.pixelsOf(pose, width, height)) }
+        if people.allSatisfy({ left($0) >= left(followed) }) { followedLeftmost += 1 }
+        if people.allSatisfy({ size($0) <= size(followed) }) { followedLargest += 1 }
     }
 }

@@ -57,6 +57,7 @@ public struct Scorer: Sendable {
         session.warnings += SessionChecks.visibilityWarnings(
             rule.signals.filter { judged.contains($0.name) }.compactMap { series[$0.name] }, repSignal: rule.keySignal, context)
         session.warnings += handWarnings(judgedSomewhere, prepared)
+        session.warnings += SessionChecks.crowdWarnings(prepared.crowd, framesWithPose: prepared.hasPose.filter { $0 }.count)
 
         let keyValues = zip(key.values, scored).map { $1 ? $0 : nil }
         var thresholds: [Double] = []

@@ -35,6 +35,18 @@ enum SessionChecks {
         }
     }
 
+    /// "people: up to 2 people in view (in 40 % of the frames with anyone); scored
+    /// the one on the left of the picture, the largest, followed throughout", when
+    /// another person is found in at least 3 frames and 2 % of them.
+    static func crowdWarnings(_ crowd: PreparedTrack.Crowd, framesWithPose: Int) -> [String] {
+        guard crowd.framesWithSeveral >= 3, crowd.framesWithSeveral * 50 >= framesWithPose else { return [] }
+        let share = Int((Double(crowd.framesWithSeveral) / Double(max(framesWithPose, 1)) * 100).rounded())
+        let place = crowd.followedLeftmost * 2 >= crowd.framesWithSeveral ? "on the left of the picture" : "on the right of the picture"
+        let size = crowd.followedLargest * 2 >= crowd.framesWithSeveral ? "the largest" : "not the largest"
+        return ["people: up to \(crowd.mostInView) people in view (in \(share) % of the frames with anyone); scored the one \(place), "
+            + "\(size) in the picture, followed throughout"]
+    }
+
     /// Gaps in the key signal this long or longer are reported unscorable.
     static let unscorableGapMs = 1000
 

@@ -99,6 +99,25 @@ struct SessionCheckTests {
         #expect(report.excluded.isEmpty)
     }
 
+    @Test("with someone else in view, the report says which person it scored, and the count is the scored person's")
+    func twoPeople() throws {
+        var set = Self.set("squat")
+        // A smaller person standing still on the right of the picture in every other frame.
+        let bystander = try #require(set.track.frames.first { !$0.poses.isEmpty }?.poses.first)
+        let small = TrackPose(
+            landmarks: bystander.landmarks.map { TrackLandmark(x: 0.85 + ($0.x - 0.5) * 0.5, y: $0.y * 0.5 + 0.3, z: $0.z, visibility: $0.visibility, presence: $0.presence) },
+            world: bystander.world)
+        for index in set.track.frames.indices where index % 2 == 0 && !set.track.frames[index].poses.isEmpty {
+            set.track.frames[index].poses.append(small)
+        }
+        let report = try Self.score("squat", set.track)
+        #expect(report.repCount == set.reps.count)
+        let people = try #require(report.warnings.first { $0.hasPrefix("people: ") }, "\(report.warnings)")
+        #expect(people.hasPrefix("people: up to 2 people in view (in 4") || people.hasPrefix("people: up to 2 people in view (in 5"), "\(people)")
+        #expect(people.hasSuffix("scored the one on the left of the picture, the largest in the picture, followed throughout"), "\(people)")
+        #expect(try !Self.score("squat", Self.set("squat").track).warnings.contains { $0.hasPrefix("people: ") })
+    }
+
     @Test("nobody in view gives no reps and a no_person warning")
     func nobody() throws {
         var track = Self.set("pushup").track
