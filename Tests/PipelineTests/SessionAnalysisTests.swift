@@ -16,11 +16,35 @@ struct SessionAnalysisTests {
     static func rule(_ exercise: String) throws -> ExerciseRule { try RuleBook.rule(for: exercise, in: rules) }
 
     static func analyze(_ path: String, _ exercise: String, hands: HandTracking = .auto) async throws -> Analysis {
+        try await analyze(path, rule: try rule(exercise), hands: hands)
+    }
+
+    static func analyze(_ path: String, rule: ExerciseRule, hands: HandTracking = .auto) async throws -> Analysis {
         var options = AnalysisOptions()
         options.hands = hands
-        return try await SessionAnalysis.analyzeVideo(
-            at: path, rule: try rule(exercise), options: options, installation: TestAssets.installation)
+        return try await SessionAnalysis.analyzeVideo(at: path, rule: rule, options: options, installation: TestAssets.installation)
     }
+
+    /// A rule with a wrist fault judged from any view (the curl's is judged from the side only).
+    static let wristRule = """
+        exercise: wrist_demo
+        version: 1
+        signals:
+          elbow:
+            angle: [shoulder, elbow, wrist]
+          wrist:
+            wrist_flexion: true
+        reps:
+          signal: elbow
+          rest: 125
+          active: 95
+        faults:
+          - code: bent_wrist
+            signal: wrist
+            at: rep
+            above: 30
+            message: "Wrist bent {value}°"
+        """
 
     @Test("a video scores exactly as its landmark track does")
     func videoEqualsTrack() async throws {
@@ -44,9 +68,10 @@ struct SessionAnalysisTests {
     @Test("hands are landmarked when the rules need them (auto), when asked (on), and not when off")
     func handChoice() async throws {
         let path = try Clips.path("person.mp4")
-        let off = try await Self.analyze(path, "bicep_curl", hands: .off).report
+        let wrist = try ExerciseRule(yaml: Self.wristRule, file: "wrist_demo.yaml")
+        let off = try await Self.analyze(path, rule: wrist, hands: .off).report
         #expect(off.warnings.contains("unscorable: bent_wrist needs hand landmarks; the track has none (analyse with --hands)"))
-        let auto = try await Self.analyze(path, "bicep_curl").report
+        let auto = try await Self.analyze(path, rule: wrist).report
         #expect(!auto.warnings.contains { $0.contains("the track has none") }, "\(auto.warnings)")
         let on = try await Self.analyze(path, "squat", hands: .on).report
         #expect(!on.warnings.contains { $0.contains("hand") }, "\(on.warnings)")

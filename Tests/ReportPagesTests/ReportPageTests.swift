@@ -30,7 +30,7 @@ struct ReportPageTests {
         #expect(html.components(separatedBy: #"<circle class="turn""#).count - 1 == report.repCount)
         for code in Set(report.faults.map(\.code)) { #expect(html.contains(#"<text class="lane-label""#) && html.contains(">\(code)</text>")) }
         for fault in report.faults { #expect(html.contains(fault.message)) }
-        #expect(html.contains("rest 145°") && html.contains("active 135°"), "the rep thresholds are drawn")
+        #expect(html.contains("rest 142°") && html.contains("active 140°"), "the rep thresholds are drawn")
     }
 
     @Test("text from the report is escaped: a hostile file name or message cannot inject markup")
