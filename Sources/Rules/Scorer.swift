@@ -56,7 +56,8 @@ public struct Scorer: Sendable {
         let judged = rule.signalsJudged(by: judgedSomewhere)
         session.warnings += SessionChecks.visibilityWarnings(
             rule.signals.filter { judged.contains($0.name) }.compactMap { series[$0.name] }, repSignal: rule.keySignal, context)
-        session.warnings += handWarnings(judgedSomewhere, prepared)
+        let handless = handWarnings(judgedSomewhere, prepared)
+        session.warnings += handless
         session.warnings += SessionChecks.crowdWarnings(prepared.crowd, framesWithPose: prepared.hasPose.filter { $0 }.count)
 
         let keyValues = zip(key.values, scored).map { $1 ? $0 : nil }
@@ -73,7 +74,11 @@ public struct Scorer: Sendable {
         }
         session.warnings += SessionChecks.gapWarnings(
             SessionChecks.gaps(in: keyValues, times: times, atLeast: SessionChecks.unscorableGapMs, scored: scored), signal: key, times: times)
-        session.warnings += session.notJudgedWarnings() + session.unmeasuredWarnings()
+        // A hand fault without any hand is said once, by the hand warning.
+        let handlessCodes = handless.isEmpty ? [] : rule.faults.filter { fault in handless.contains { $0.hasPrefix("unscorable: \(fault.code)") } }.map(\.code)
+        session.warnings += session.notJudgedWarnings() + session.unmeasuredWarnings().filter { warning in
+            !handlessCodes.contains { warning.hasPrefix("unscorable: \($0) not judged") }
+        }
         var (confidence, reasons) = CountConfidenceCheck(times: times, hasPose: prepared.hasPose, scored: scored)
             .assess(key: keyValues, keyName: key.definition.name)
         session.warnings += reasons
