@@ -111,13 +111,16 @@ struct HeldOutAccuracyTests {
 }
 
 /// The independent generator's tuning seeds, with every miss listed: what the
-/// thresholds are chosen on. Run with `SPOTTER_TUNING=1 swift test --filter TuningSeeds`.
+/// thresholds are chosen on. Run with `SPOTTER_TUNING=1 swift test --filter TuningSeeds`
+/// (`SPOTTER_TUNING_EXERCISE=lunge` for one exercise).
 @Suite(
     "WorkoutSimulator tuning seeds", .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["SPOTTER_TUNING"] == "1", "tuning runs only with SPOTTER_TUNING=1"))
 struct TuningSeeds {
     @Test("accuracy and misses", arguments: WorkoutSimulator.exercises)
     func tuning(_ exercise: String) throws {
+        let only = ProcessInfo.processInfo.environment["SPOTTER_TUNING_EXERCISE"]
+        guard only?.isEmpty ?? true || only == exercise else { return }
         let evaluation = try GeneratorRuns.simulator(exercise, seeds: Seeds.simulatorTuning)
         print(evaluation.table("\(exercise) (WorkoutSimulator, tuning)"))
         for miss in evaluation.misses { print("miss \(exercise): \(miss)") }
