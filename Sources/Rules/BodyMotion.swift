@@ -1,9 +1,9 @@
 /// How fast the trunk moves in the picture, frame by frame: the shoulders' and
-/// hips' midpoints, over a third of a second, in the person's own size (the mean
+/// hips' midpoints, over a second, in the person's own size (the mean
 /// side of their bounding box) per second. A held position is still; getting
 /// into it, walking or adjusting is not.
 enum BodyMotion {
-    static let windowMs = 150
+    static let windowMs = 500
 
     static func speeds(_ track: PreparedTrack) -> [Double?] {
         let (ls, rs, lh, rh) = (track.slot(11), track.slot(12), track.slot(23), track.slot(24))

@@ -209,8 +209,17 @@ struct HoldRule: Sendable {
     var conditions: [PointCondition]
     /// Held only while the trunk moves slower than this, in the person's own size a second (`BodyMotion`).
     var stillBelow: Double?
+    /// The hold starts and ends where each of these signals is within its
+    /// tolerance of its median over the hold: getting into position and out of it is not holding.
+    var steady: [SteadySignal] = []
     var minMs: Int
     var maxGapMs: Int
+}
+
+/// A signal that stays within `tolerance` of its median while a position is held.
+struct SteadySignal: Sendable {
+    var signal: String
+    var tolerance: Double
 }
 
 /// A signal compared with a limit.

@@ -1,10 +1,12 @@
 /// Finds the spans a position is held in: every condition met, with breaks of
-/// up to `maxGapMs` bridged, and spans shorter than `minMs` ignored. Pure.
+/// up to `maxGapMs` bridged, each span's ends trimmed to where its steady
+/// signals have settled, and spans shorter than `minMs` ignored. Pure.
 struct HoldDetector {
     let rule: HoldRule
 
-    /// Held spans, as frame ranges.
-    func detect(times: [Int], met: [Bool?]) -> [ClosedRange<Int>] {
+    /// Held spans, as frame ranges. `steady` holds each steady signal's values
+    /// (empty when it is not measured) and its tolerance.
+    func detect(times: [Int], met: [Bool?], steady: [(values: [Double?], tolerance: Double)] = []) -> [ClosedRange<Int>] {
         var spans: [ClosedRange<Int>] = []
         var current: ClosedRange<Int>?
         for frame in times.indices where met[frame] == true {
@@ -16,7 +18,23 @@ struct HoldDetector {
             }
         }
         if let open = current { spans.append(open) }
-        return spans.filter { times[$0.upperBound] - times[$0.lowerBound] >= rule.minMs }
+        return spans.compactMap { settled($0, steady) }.filter { times[$0.upperBound] - times[$0.lowerBound] >= rule.minMs }
+    }
+
+    /// `span` without the frames at either end where a steady signal is further
+    /// than its tolerance from its median over the span, or none is measured;
+    /// nil when nothing settles.
+    private func settled(_ span: ClosedRange<Int>, _ steady: [(values: [Double?], tolerance: Double)]) -> ClosedRange<Int>? {
+        let checks: [(values: [Double?], median: Double, tolerance: Double)] = steady.compactMap { signal in
+            let inSpan = signal.values.isEmpty ? [] : span.compactMap { signal.values[$0] }.sorted()
+            return inSpan.isEmpty ? nil : (signal.values, inSpan[inSpan.count / 2], signal.tolerance)
+        }
+        let isSettled = { (frame: Int) in
+            let measured = checks.compactMap { check in check.values[frame].map { abs($0 - check.median) <= check.tolerance } }
+            return checks.isEmpty || (!measured.isEmpty && !measured.contains(false))
+        }
+        guard let first = span.first(where: isSettled), let last = span.last(where: isSettled) else { return nil }
+        return first...last
     }
 }
 

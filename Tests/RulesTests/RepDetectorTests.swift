@@ -160,4 +160,19 @@ struct HoldDetectorTests {
         #expect(spans.count == 1)
         #expect(times[spans[0].lowerBound] == 1000 && times[spans[0].upperBound] == 5900)
     }
+
+    @Test("a hold starts and ends where its steady signals have settled")
+    func settling() {
+        let detector = HoldDetector(rule: HoldRule(conditions: [], minMs: 1000, maxGapMs: 500))
+        let times = Array(stride(from: 0, to: 10_000, by: 100))
+        let met: [Bool?] = times.map { (1000..<9000).contains($0) }
+        // The hips rise into line until 2.0 s and drop out of it from 8.0 s; one glitch at 5.0 s; unmeasured at 8.5 s.
+        var hips: [Double?] = times.map { $0 < 2000 ? Double(2000 - $0) / 1000 : $0 >= 8000 ? Double($0 - 7900) / 500 : 0.02 }
+        hips[50] = 0.9
+        hips[85] = nil
+        let spans = detector.detect(times: times, met: met, steady: [(hips, 0.1)])
+        #expect(spans.map { times[$0.lowerBound]...times[$0.upperBound] } == [1900...7900], "the glitch inside is kept")
+        let unsettled = detector.detect(times: times, met: met, steady: [(times.map { Double($0) }, 0.1)])
+        #expect(unsettled.isEmpty, "a signal that never settles leaves no hold")
+    }
 }
