@@ -47,7 +47,10 @@ let package = Package(
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
 
         // HTTP(S) downloads and POSTs over libcurl, with limits and an address policy against SSRF.
-        .target(name: "Transfer", dependencies: ["CCurl", "CCurlShims"]),
+        .target(name: "Transfer", dependencies: ["CCurl", "CCurlShims", "AtomicFiles"]),
+
+        // Files that appear whole or not at all: downloads and the command line's outputs.
+        .target(name: "AtomicFiles"),
 
         // Decode stage: video files and byte sources to upright RGB frames with exact timestamps.
         .target(name: "Media", dependencies: ["CFFmpeg", "CFFmpegShims"]),
@@ -71,11 +74,14 @@ let package = Package(
         // Store stage: migrations, the job queue, analyses and their reps and faults in PostgreSQL.
         .target(name: "Store", dependencies: ["Postgres", "Rules", "LandmarkTracks"]),
 
+        // Starting the analysis child: glibc's GNU extensions, which Swift's Glibc module hides.
+        .target(name: "CSpawnShims"),
+
         // Runs the stages for one input; the only module that sees every stage.
         .target(
             name: "Pipeline",
             dependencies: [
-                "Media", "Landmarkers", "LandmarkTracks", "Rules", "Postgres", "Store", "Transfer",
+                "Media", "Landmarkers", "LandmarkTracks", "Rules", "Postgres", "Store", "Transfer", "CSpawnShims", "AtomicFiles",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -83,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Pipeline", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
+                "Pipeline", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer", "AtomicFiles",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

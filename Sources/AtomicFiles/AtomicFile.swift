@@ -1,29 +1,34 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #else
 import Darwin
 #endif
 
-/// A download's file while it arrives: written beside its destination under a
-/// hidden temporary name, moved into place by `commit`, and removed on deinit
-/// if it never was, so that a failed download leaves nothing behind.
-final class PartialFile {
-    let destination: String
+/// A file that appears at its path complete or not at all: an output, or a
+/// download while it arrives.
+///
+/// Bytes go to a hidden temporary file beside the destination (one file
+/// system, so the final rename is atomic); `commit()` flushes it and moves it
+/// into place. Released without a commit, the temporary file is removed, so a
+/// failed run leaves nothing behind.
+public final class AtomicFile {
+    /// The destination path.
+    public let path: String
     let temporaryPath: String
     private var descriptor: Int32
     private var committed = false
 
-    /// Creates the temporary file in the destination's directory, so that the
-    /// final rename stays on one file system.
-    init(beside destination: String) throws(FileFailure) {
-        let slash = destination.lastIndex(of: "/")
-        let directory = slash.map { String(destination[...$0]) } ?? ""
-        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
+    public init(path: String) throws(Failure) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let suffix = String(UInt64.random(in: .min ... .max), radix: 16)
         temporaryPath = "\(directory).\(name).\(suffix).part"
-        self.destination = destination
+        self.path = path
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileFailure("cannot create a file beside \(destination)") }
+        guard descriptor >= 0 else { throw Failure(path: path, "cannot create a file beside \(path)") }
     }
 
     deinit {
@@ -31,35 +36,52 @@ final class PartialFile {
         if !committed { unlink(temporaryPath) }
     }
 
-    func append(_ bytes: UnsafeRawBufferPointer) throws(FileFailure) {
+    /// Appends `bytes`.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
         var remaining = bytes
         while !remaining.isEmpty {
-            let written = write(descriptor, remaining.baseAddress, remaining.count)
+            let written = systemWrite(descriptor, remaining.baseAddress, remaining.count)
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw FileFailure("cannot write \(temporaryPath)") }
+            guard written > 0 else { throw Failure(path: path, "cannot write \(temporaryPath)") }
             remaining = UnsafeRawBufferPointer(rebasing: remaining[written...])
         }
     }
 
-    /// Flushes the file to disk and renames it to the destination, replacing
-    /// any file there.
-    func commit() throws(FileFailure) {
-        guard fsync(descriptor) == 0 else { throw FileFailure("cannot flush \(temporaryPath)") }
+    /// Appends `data`.
+    public func write(_ data: Data) throws(Failure) {
+        var failure: Failure?
+        data.withUnsafeBytes { bytes in
+            do throws(Failure) { try write(bytes) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Flushes the file to disk and renames it to `path`, replacing any file there.
+    public func commit() throws(Failure) {
+        guard fsync(descriptor) == 0 else { throw Failure(path: path, "cannot flush \(temporaryPath)") }
         let closed = close(descriptor)
         descriptor = -1
-        guard closed == 0 else { throw FileFailure("cannot close \(temporaryPath)") }
-        guard rename(temporaryPath, destination) == 0 else {
-            throw FileFailure("cannot move \(temporaryPath) to \(destination)")
-        }
+        guard closed == 0 else { throw Failure(path: path, "cannot close \(temporaryPath)") }
+        guard rename(temporaryPath, path) == 0 else { throw Failure(path: path, "cannot move \(temporaryPath) to \(path)") }
         committed = true
     }
 
-    /// A failed file operation: what was attempted, and the system's reason
-    /// taken from errno when the failure is created.
-    struct FileFailure: Error, CustomStringConvertible {
-        let description: String
-        init(_ attempt: String) {
+    /// A failed file operation: the destination, what was attempted, and the
+    /// system's reason taken from errno when the failure is created.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The destination path.
+        public let path: String
+        public let description: String
+
+        init(path: String, _ attempt: String) {
+            self.path = path
             description = "\(attempt): \(String(cString: strerror(errno)))"
         }
     }
 }
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#else
+private let systemWrite = Darwin.write
+#endif

@@ -16,7 +16,10 @@ static char *CMediaPipe_describe(const char *what, const char *detail) {
 }
 
 const CMediaPipe_API *CMediaPipe_open(const char *path, char **error) {
-  // RTLD_LOCAL keeps the engine's bundled absl/protobuf symbols to itself.
+  // RTLD_LOCAL keeps the engine's bundled absl/protobuf symbols to itself. A
+  // loaded engine stays for the life of the process (MediaPipeEngine keeps one
+  // per path): its static state and threads make unloading it unsafe. Every
+  // failure below closes the library again.
   void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (library == NULL) {
     *error = CMediaPipe_describe("dlopen failed", dlerror());
@@ -25,6 +28,7 @@ const CMediaPipe_API *CMediaPipe_open(const char *path, char **error) {
   CMediaPipe_API *api = calloc(1, sizeof(CMediaPipe_API));
   if (api == NULL) {
     *error = CMediaPipe_describe("out of memory", path);
+    dlclose(library);
     return NULL;
   }
 #define CMEDIAPIPE_RESOLVE(name)                                          \

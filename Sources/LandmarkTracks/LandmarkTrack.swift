@@ -1,16 +1,5 @@
 import Foundation
 
-/// A problem in a track file, with the line it is on.
-public struct TrackError: Error, Sendable, CustomStringConvertible {
-    /// The file, as named by the caller.
-    public var file: String
-    /// The line, counting from 1.
-    public var line: Int
-    public var reason: String
-
-    public var description: String { "\(file):\(line): \(reason)" }
-}
-
 /// A whole `spotter.landmarks/v1` track.
 public struct LandmarkTrack: Sendable, Equatable {
     public var header: LandmarkTrackHeader

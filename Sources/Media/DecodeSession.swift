@@ -23,14 +23,12 @@ struct DecodeSession {
     }
 
     mutating func run(_ queue: FrameQueue<VideoFrame>) throws {
-        guard let packet = av_packet_alloc() else { throw MediaError(.corrupt, "\(reader.name): out of memory") }
-        guard let frame = av_frame_alloc() else { throw MediaError(.corrupt, "\(reader.name): out of memory") }
+        var packetOwner = av_packet_alloc(), frameOwner = av_frame_alloc()
         defer {
-            var packet: UnsafeMutablePointer<AVPacket>? = packet
-            av_packet_free(&packet)
-            var frame: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&frame)
+            av_packet_free(&packetOwner)
+            av_frame_free(&frameOwner)
         }
+        guard let packet = packetOwner, let frame = frameOwner else { throw MediaError(.corrupt, "\(reader.name): out of memory") }
         let context = reader.demuxer.context, streamIndex = reader.demuxer.videoStream.pointee.index
         var consumerGone = false
         reading: while !consumerGone {

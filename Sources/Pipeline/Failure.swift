@@ -1,5 +1,6 @@
-import LandmarkTracks
+import AtomicFiles
 import Landmarkers
+import LandmarkTracks
 import Media
 import Postgres
 import Rules
@@ -21,7 +22,16 @@ public enum FailureKind: Sendable, Equatable {
     case internalError
 }
 
-/// The kind of `error` and a one-line message naming the input and the reason.
+/// `describeFailure`'s message with what only operators should read — a
+/// database server's own message, detail and hint, which may quote values —
+/// for logs and the operator's command line; never for what clients see.
+public func describeFailureForOperator(_ error: any Error) -> String {
+    if let error = error as? PostgresError { return "database: \(error.debugDescription)" }
+    return describeFailure(error).message
+}
+
+/// The kind of `error` and a one-line message naming the input and the reason,
+/// safe to store with a job and show to clients.
 public func describeFailure(_ error: any Error) -> (kind: FailureKind, message: String) {
     switch error {
     case let error as LandmarkerError:
@@ -50,6 +60,8 @@ public func describeFailure(_ error: any Error) -> (kind: FailureKind, message: 
         (error.isRetryable ? .unavailable : .badInput, error.description)
     case let error as ChildProcessError:
         (.unavailable, error.description)
+    case let error as AtomicFile.Failure:
+        (.cannotCreate, error.description)
     case let error as PipelineError:
         (error.code == .outputFailed ? .cannotCreate : .badInput, error.message)
     default:

@@ -85,8 +85,8 @@ final class ConnectionLink: @unchecked Sendable {
                 PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
             }
             throw PostgresError(
-                .server, field("M") ?? Self.lastMessage(of: connection), sqlState: field("C"),
-                detail: field("D"), hint: field("H"))
+                .server, "the database refused the statement", sqlState: field("C"),
+                serverMessage: field("M") ?? Self.lastMessage(of: connection), detail: field("D"), hint: field("H"))
         }
     }
 

@@ -2,10 +2,16 @@
 /// connection was lost, the server refused a statement, or a value in a row was
 /// not what the caller asked for.
 ///
-/// `message` is safe to show: it never holds a password or a parameter value.
+/// Like postgres-nio's `PSQLError`, what is safe to show is kept apart from
+/// what only operators should read: `message` and `description` never hold a
+/// password, a parameter value or a value from a row (a server message may
+/// quote the bad value: `invalid input syntax for type uuid: "…"`), so they
+/// may be stored with a job and shown to clients; `debugDescription`
+/// (`String(reflecting:)`) adds the server's own message, detail and hint and
+/// where the error was raised, for logs and the operator's command line.
 /// `sqlState` is the server's five-character SQLSTATE when the server reported
 /// one, such as `23505` for a unique violation.
-public struct PostgresError: Error, Sendable, CustomStringConvertible {
+public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         enum Base: String, Hashable, Sendable {
             case connectionFailed
@@ -30,33 +36,44 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     }
 
     public var code: Code
+    /// What went wrong, safe to show.
     public var message: String
     /// The SQLSTATE the server reported, if any.
     public var sqlState: String?
-    /// The server's detail and hint lines, if any.
+    /// For operators only: the server's own message, which may quote values.
+    public var serverMessage: String?
+    /// For operators only: the server's detail and hint lines, or the value that could not be read.
     public var detail: String?
     public var hint: String?
     public var file: String
     public var line: Int
 
     public init(
-        _ code: Code, _ message: String, sqlState: String? = nil, detail: String? = nil, hint: String? = nil,
-        file: String = #fileID, line: Int = #line
+        _ code: Code, _ message: String, sqlState: String? = nil, serverMessage: String? = nil, detail: String? = nil,
+        hint: String? = nil, file: String = #fileID, line: Int = #line
     ) {
         self.code = code
         self.message = message
         self.sqlState = sqlState
+        self.serverMessage = serverMessage
         self.detail = detail
         self.hint = hint
         self.file = file
         self.line = line
     }
 
+    /// The message and the SQLSTATE: safe to show.
     public var description: String {
-        var text = message
-        if let sqlState { text += " (SQLSTATE \(sqlState))" }
+        sqlState.map { "\(message) (SQLSTATE \($0))" } ?? message
+    }
+
+    /// Everything known, for logs and operators: may quote values.
+    public var debugDescription: String {
+        var text = description
+        if let serverMessage { text += ": \(serverMessage)" }
         if let detail { text += "; \(detail)" }
-        return text
+        if let hint { text += " (hint: \(hint))" }
+        return text + " [\(file):\(line)]"
     }
 
     /// Whether trying again later may succeed: the server was unreachable, the

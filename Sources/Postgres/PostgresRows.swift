@@ -34,7 +34,8 @@ public struct PostgresRow: Sendable {
         }
         guard let text = values[index] else { return nil }
         guard let value = T(postgresText: text) else {
-            throw PostgresError(.decoding, "column \(column) holds \(text.prefix(40).debugDescription), not a \(T.self)")
+            throw PostgresError(
+                .decoding, "column \(column) could not be read as a \(T.self)", detail: "it holds \(text.prefix(40).debugDescription)")
         }
         return value
     }

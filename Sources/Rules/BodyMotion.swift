@@ -6,7 +6,7 @@ enum BodyMotion {
     static let windowMs = 500
 
     static func speeds(_ track: PreparedTrack) -> [Double?] {
-        let (ls, rs, lh, rh) = (track.slot(11), track.slot(12), track.slot(23), track.slot(24))
+        let (ls, rs, lh, rh) = (track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
         let times = track.times
         let trunk: [Point?] = times.indices.map { frame in
             guard track.hasPose[frame] else { return nil }

@@ -11,7 +11,9 @@ enum CameraViews {
     /// between), and, short of a side view, the back when the nose is behind the
     /// shoulders and the body's left is on the image's left.
     static func perFrame(_ track: PreparedTrack) -> [CameraView?] {
-        let (ls, rs, lh, rh, nose) = (track.slot(11), track.slot(12), track.slot(23), track.slot(24), track.slot(0))
+        let (ls, rs, lh, rh, nose) = (
+            track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip),
+            track.slot(PoseLandmark.rightHip), track.slot(PoseLandmark.nose))
         return (0..<track.frameCount).map { frame -> CameraView? in
             guard track.hasPose[frame] else { return nil }
             let shoulders = track.world[rs][frame] - track.world[ls][frame]

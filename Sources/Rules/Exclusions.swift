@@ -68,7 +68,7 @@ struct ExclusionFinder {
     /// Frames where the hips travel across the picture: `travelDistance` or more
     /// in `travelMs`, in the person's own size in the picture.
     private func travelling() -> [Bool] {
-        let (lh, rh) = (track.slot(23), track.slot(24))
+        let (lh, rh) = (track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
         var hips = [Point?](repeating: nil, count: times.count)
         for frame in times.indices where track.hasPose[frame] {
             hips[frame] = (track.image[lh][frame] + track.image[rh][frame]) / 2
@@ -125,7 +125,7 @@ struct ExclusionFinder {
     /// Whether the trunk (shoulders and hips) jumps between two consecutive frames
     /// with a pose in `span` (or next to it): `jumpSize` body sizes or more, faster than `jumpSpeed`.
     private func jumps(within span: ClosedRange<Int>) -> Bool {
-        let (ls, rs, lh, rh) = (track.slot(11), track.slot(12), track.slot(23), track.slot(24))
+        let (ls, rs, lh, rh) = (track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
         var previous: (frame: Int, centre: Point)?
         for frame in max(0, span.lowerBound - 1)...min(times.count - 1, span.upperBound + 1) where track.hasPose[frame] {
             let centre = (track.image[ls][frame] + track.image[rs][frame] + track.image[lh][frame] + track.image[rh][frame]) / 4

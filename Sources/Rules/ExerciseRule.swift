@@ -78,7 +78,7 @@ public struct ExerciseRule: Sendable {
 }
 
 /// The camera's view of the person, found from the landmarks.
-public enum CameraView: String, Sendable, Encodable, CaseIterable {
+public enum CameraView: String, Sendable, Codable, CaseIterable {
     case front
     case threeQuarter = "three-quarter"
     case side

@@ -19,6 +19,27 @@ enum PoseLandmarkName {
     static func spoken(_ index: Int) -> String { all[index].replacingOccurrences(of: "_", with: " ") }
 }
 
+/// The pose landmarks the engine itself reads, by name (rows of `PoseLandmarkName.all`).
+enum PoseLandmark {
+    static let nose = 0
+    static let leftShoulder = 11, rightShoulder = 12
+    static let leftElbow = 13, rightElbow = 14
+    static let leftWrist = 15, rightWrist = 16
+    static let leftHip = 23, rightHip = 24
+
+    /// The elbow and wrist on one side.
+    static func forearm(_ side: BodySide) -> (elbow: Int, wrist: Int) {
+        side == .left ? (leftElbow, leftWrist) : (rightElbow, rightWrist)
+    }
+}
+
+/// The hand landmarks the engine reads (rows of MediaPipe's 21).
+enum HandLandmark {
+    static let wrist = 0
+    /// The middle finger's knuckle: wrist → knuckle is the hand's direction.
+    static let middleKnuckle = 9
+}
+
 /// Which body side a landmark reference means.
 enum BodySide: String, Sendable, CaseIterable {
     case left, right

@@ -37,7 +37,9 @@ struct PreparedTrack {
     }
 
     /// Landmarks every rule's checks read: nose, shoulders and hips.
-    static let alwaysNeeded: Set<Int> = [0, 11, 12, 23, 24]
+    static let alwaysNeeded: Set<Int> = [
+        PoseLandmark.nose, PoseLandmark.leftShoulder, PoseLandmark.rightShoulder, PoseLandmark.leftHip, PoseLandmark.rightHip,
+    ]
 
     /// Smoothing restarts after a gap this long, as MediaPipe's does when tracking is lost.
     static let smoothingResetMs = 500
@@ -161,7 +163,7 @@ struct PreparedTrack {
     ) -> (left: Point?, right: Point?) {
         var distances: [(left: Double, right: Double)] = []
         distances.reserveCapacity(hands.count)
-        let reach = [(13, 15), (14, 16)].map { elbow, wrist in
+        let reach = [PoseLandmark.forearm(.left), PoseLandmark.forearm(.right)].map { elbow, wrist in
             // A hand farther than 0.6 forearm lengths from the wrist is someone else's, or a misdetection.
             max(8, Geometry.length(pose[wrist] - pose[elbow]) * 0.6)
         }
@@ -170,13 +172,15 @@ struct PreparedTrack {
                 distances.append((.infinity, .infinity))
                 continue
             }
-            let handWrist = Point(Double(hand.landmarks[0].x) * width, Double(hand.landmarks[0].y) * height, 0)
-            let left = Geometry.length(handWrist - pose[15]), right = Geometry.length(handWrist - pose[16])
+            let wristRow = hand.landmarks[HandLandmark.wrist]
+            let handWrist = Point(Double(wristRow.x) * width, Double(wristRow.y) * height, 0)
+            let left = Geometry.length(handWrist - pose[PoseLandmark.leftWrist]),
+                right = Geometry.length(handWrist - pose[PoseLandmark.rightWrist])
             distances.append((left <= reach[0] ? left : .infinity, right <= reach[1] ? right : .infinity))
         }
         func direction(_ hand: Int) -> Point {
-            let world = hands[hand].world
-            return Point(Double(world[9].x - world[0].x), Double(world[9].y - world[0].y), Double(world[9].z - world[0].z))
+            let (wrist, knuckle) = (hands[hand].world[HandLandmark.wrist], hands[hand].world[HandLandmark.middleKnuckle])
+            return Point(Double(knuckle.x - wrist.x), Double(knuckle.y - wrist.y), Double(knuckle.z - wrist.z))
         }
         func nearest(_ distance: ((left: Double, right: Double)) -> Double, except taken: Int?) -> Int? {
             var best: Int?

@@ -28,8 +28,6 @@ struct UncountedMovement: Equatable, Sendable {
 struct RepDetection: Sendable {
     var reps: [RepSpan]
     var uncounted: [UncountedMovement]
-    /// Spans where the signal was missing for longer than the rule allows.
-    var gaps: [ClosedRange<Int>]
     /// The person's typical rest and turn values over the set (nil without a counted rep).
     var levels: (rest: Double, turn: Double)?
 }
@@ -66,7 +64,6 @@ struct RepDetector {
     /// frames no rep may span (spans left out of scoring: a cut, a flicker).
     func detect(times: [Int], values: [Double?], breaks: [Bool] = []) -> RepDetection {
         let cleaned = Self.despiked(times: times, values: values)
-        var gaps: [ClosedRange<Int>] = []
         var segments: [[Int]] = []
         var current: [Int] = []
         var broken = false
@@ -74,7 +71,6 @@ struct RepDetector {
             if !breaks.isEmpty, breaks[frame] { broken = true }
             guard cleaned[frame] != nil else { continue }
             if let last = current.last, broken || times[frame] - times[last] > rule.maxGapMs {
-                if !broken { gaps.append(last...frame) }
                 segments.append(current)
                 current = []
             }
@@ -116,7 +112,7 @@ struct RepDetector {
             }
         }
         return RepDetection(
-            reps: reps, uncounted: uncounted, gaps: gaps, levels: levels.map { (value($0.rest), value($0.turn)) })
+            reps: reps, uncounted: uncounted, levels: levels.map { (value($0.rest), value($0.turn)) })
     }
 
     // MARK: - Depth: how far toward the turn

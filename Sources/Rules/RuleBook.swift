@@ -11,6 +11,17 @@ public struct RuleBook: Sendable {
     /// with a `RuleError` naming the file and line.
     public init(directory: String) throws {
         self.directory = directory
+        var rules: [String: ExerciseRule] = [:]
+        for file in try Self.files(in: directory) {
+            let rule = try Self.load(directoryFile: file)
+            rules[rule.exercise] = rule
+        }
+        self.rules = rules
+    }
+
+    /// The paths of the rule files (`*.yaml`) of `directory`, sorted; a
+    /// `RuleError` when it cannot be read or holds none.
+    public static func files(in directory: String) throws -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
@@ -18,15 +29,16 @@ public struct RuleBook: Sendable {
             throw RuleError(file: directory, line: 0, reason: "cannot read the rules directory")
         }
         guard !names.isEmpty else { throw RuleError(file: directory, line: 0, reason: "no rule files (*.yaml)") }
-        var rules: [String: ExerciseRule] = [:]
-        for name in names {
-            let rule = try Self.load(file: directory + "/" + name)
-            guard rule.exercise + ".yaml" == name else {
-                throw RuleError(file: rule.file, line: 0, reason: "the file of exercise \"\(rule.exercise)\" must be named \(rule.exercise).yaml")
-            }
-            rules[rule.exercise] = rule
+        return names.map { directory + "/" + $0 }
+    }
+
+    /// Reads a file of a rules directory, which must be named after its exercise (`NAME.yaml`).
+    public static func load(directoryFile file: String) throws -> ExerciseRule {
+        let rule = try load(file: file)
+        guard (file as NSString).lastPathComponent == rule.exercise + ".yaml" else {
+            throw RuleError(file: file, line: 0, reason: "the file of exercise \"\(rule.exercise)\" must be named \(rule.exercise).yaml")
         }
-        self.rules = rules
+        return rule
     }
 
     /// Reads one rule file.
@@ -50,8 +62,7 @@ public struct RuleBook: Sendable {
     /// one broken file does not stop the others' exercises.
     public static func rule(for exercise: String, in directory: String) throws -> ExerciseRule {
         let file = directory + "/" + exercise + ".yaml"
-        guard exercise.range(of: #"^[a-z][a-z0-9_]*$"#, options: .regularExpression) != nil,
-              FileManager.default.fileExists(atPath: file) else {
+        guard ExerciseRule.isName(exercise), FileManager.default.fileExists(atPath: file) else {
             let known = (try? FileManager.default.contentsOfDirectory(atPath: directory))?
                 .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted() ?? []
             throw UnknownExercise(name: exercise, directory: directory, known: known)

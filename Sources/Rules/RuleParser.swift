@@ -17,7 +17,7 @@ extension ExerciseRule {
             "faults",
         ])
         exercise = try top.required("exercise").string()
-        guard exercise.range(of: #"^[a-z][a-z0-9_]*$"#, options: .regularExpression) != nil else {
+        guard Self.isName(exercise) else {
             throw try top.required("exercise").error("an exercise name is lowercase letters, digits and _")
         }
         version = try top.required("version").integer()
@@ -59,6 +59,11 @@ extension ExerciseRule {
     }
 
     // MARK: - Parts
+
+    /// Whether `name` is a valid exercise name or fault code: lowercase letters, digits and `_`, from a letter.
+    public static func isName(_ name: String) -> Bool {
+        name.range(of: #"^[a-z][a-z0-9_]*$"#, options: .regularExpression) != nil
+    }
 
     private static func views(_ value: YAMLValue) throws -> [CameraView] {
         let views = try value.list().map { item -> CameraView in
@@ -256,7 +261,7 @@ extension ExerciseRule {
             "message",
         ])
         let code = try fields.required("code").string()
-        guard code.range(of: #"^[a-z][a-z0-9_]*$"#, options: .regularExpression) != nil else {
+        guard isName(code) else {
             throw try fields.required("code").error("a fault code is lowercase letters, digits and _")
         }
         let atValue = try fields.required("at")

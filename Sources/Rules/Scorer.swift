@@ -30,7 +30,7 @@ public struct Scorer: Sendable {
 
     public func score(_ track: LandmarkTrack) -> Analysis {
         var landmarks = Set(rule.signals.flatMap { $0.references.flatMap { $0.indices(on: .left) + $0.indices(on: .right) } })
-        if rule.usesHands { landmarks.formUnion([13, 14, 15, 16]) }
+        if rule.usesHands { landmarks.formUnion([PoseLandmark.leftElbow, PoseLandmark.rightElbow, PoseLandmark.leftWrist, PoseLandmark.rightWrist]) }
         let imageSpace = rule.signals.contains { $0.space != .world }
         let prepared = PreparedTrack(
             track: track, landmarks: landmarks, smoothing: rule.smoothing, imageSpace: imageSpace, matchHands: rule.usesHands)

@@ -1,10 +1,10 @@
 import Foundation
 
-/// A session's report, `spotter.report/v1` (contracts §3).
-public struct SessionReport: Sendable, Equatable, Encodable {
+/// A session's report, `spotter.report/v1` (contracts §3); a stored report reads back as it was written.
+public struct SessionReport: Sendable, Equatable, Codable {
     public static let formatIdentifier = "spotter.report/v1"
 
-    public struct Source: Sendable, Equatable, Encodable {
+    public struct Source: Sendable, Equatable, Codable {
         public var path: String
         public var fps: Double
         public var width: Int
@@ -19,7 +19,7 @@ public struct SessionReport: Sendable, Equatable, Encodable {
         }
     }
 
-    public struct Rep: Sendable, Equatable, Encodable {
+    public struct Rep: Sendable, Equatable, Codable {
         public var index: Int
         public var startMilliseconds: Int
         public var bottomMilliseconds: Int
@@ -34,7 +34,7 @@ public struct SessionReport: Sendable, Equatable, Encodable {
         }
     }
 
-    public struct Fault: Sendable, Equatable, Encodable {
+    public struct Fault: Sendable, Equatable, Codable {
         public var code: String
         /// The rep it belongs to, or nil in a hold.
         public var rep: Int?
@@ -65,7 +65,7 @@ public struct SessionReport: Sendable, Equatable, Encodable {
     }
 
     /// A span left out of scoring: nobody there, not in the exercise's position, walking.
-    public struct ExcludedSpan: Sendable, Equatable, Encodable {
+    public struct ExcludedSpan: Sendable, Equatable, Codable {
         public var startMilliseconds: Int
         public var endMilliseconds: Int
         /// `no_pose`, `not_exercise` or `setup`.
@@ -79,8 +79,8 @@ public struct SessionReport: Sendable, Equatable, Encodable {
 
     /// A fault code that was not judged on some reps (or a hold): the camera's
     /// view there does not show what it measures, or its landmarks were hidden.
-    public struct NotJudged: Sendable, Equatable, Encodable {
-        public enum Reason: String, Sendable, Encodable {
+    public struct NotJudged: Sendable, Equatable, Codable {
+        public enum Reason: String, Sendable, Codable {
             /// Filmed from a view the fault cannot be judged from.
             case view
             /// The landmarks it needs were hidden where it is judged.
@@ -103,7 +103,7 @@ public struct SessionReport: Sendable, Equatable, Encodable {
     }
 
     /// How far the rep count (or hold) can be trusted; the reasons for less than high are in `warnings`.
-    public enum CountConfidence: String, Sendable, Equatable, Encodable, Comparable {
+    public enum CountConfidence: String, Sendable, Equatable, Codable, Comparable {
         case low, medium, high
 
         public static func < (a: Self, b: Self) -> Bool {
@@ -164,5 +164,17 @@ extension SessionReport {
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return try! encoder.encode(self)
+    }
+
+    /// Reads a report written by `jsonData`; a document of another format is an error.
+    public static func decode(_ data: Data) throws -> SessionReport {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        let report = try decoder.decode(SessionReport.self, from: data)
+        guard report.format == formatIdentifier else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.format], debugDescription: "not a \(formatIdentifier) report: \(report.format)"))
+        }
+        return report
     }
 }

@@ -33,9 +33,9 @@ struct SignalContext {
         for space in imageSpace ? [SignalDefinition.Space.world, .image] : [.world] {
             var torsos: [Double] = [], widths: [Double] = []
             for frame in 0..<track.frameCount where track.hasPose[frame] {
-                let shoulderPoints = [11, 12].compactMap { Self.point(track, $0, frame, space, threshold) }
+                let shoulderPoints = [PoseLandmark.leftShoulder, PoseLandmark.rightShoulder].compactMap { Self.point(track, $0, frame, space, threshold) }
                 // Torso length side by side, so that a hidden far side does not lose it.
-                for (shoulder, hip) in [(11, 23), (12, 24)] {
+                for (shoulder, hip) in [(PoseLandmark.leftShoulder, PoseLandmark.leftHip), (PoseLandmark.rightShoulder, PoseLandmark.rightHip)] {
                     if let s = Self.point(track, shoulder, frame, space, threshold), let h = Self.point(track, hip, frame, space, threshold) {
                         torsos.append(Geometry.length(s - h))
                     }
@@ -213,7 +213,7 @@ struct SignalContext {
             let denominator = Geometry.length(d - c)
             return denominator > 1e-9 ? Geometry.length(b - a) / denominator : nil
         case .wristFlexion:
-            let (elbow, wrist) = side == .left ? (13, 15) : (14, 16)
+            let (elbow, wrist) = PoseLandmark.forearm(side)
             guard let elbow = point(elbow, frame, .world), let wrist = point(wrist, frame, .world),
                   let hand = track.handDirection(side, frame) else { return nil }
             return Geometry.angle(wrist - elbow, hand)

@@ -57,10 +57,13 @@ public struct AnalysisStore: Sendable {
         }
     }
 
-    /// The packed landmark track stored for a session, unpacked; nil when there is none.
-    public func track(sessionID: UUID) async throws -> LandmarkTrack? {
-        let rows = try await queue.connection.query(
-            "SELECT data FROM landmark_tracks WHERE session_id = $1", [sessionID])
+    /// The packed landmark track stored for a session within `scope`, unpacked;
+    /// nil when there is none (or the session is another organization's).
+    public func track(sessionID: UUID, _ scope: TenantScope) async throws -> LandmarkTrack? {
+        let rows = try await queue.connection.query("""
+            SELECT t.data FROM landmark_tracks AS t JOIN sessions AS s ON s.id = t.session_id
+            WHERE t.session_id = $1 AND ($2::uuid IS NULL OR s.organization_id = $2)
+            """, [sessionID, scope.organizationID])
         guard let row = rows.first else { return nil }
         return try LandmarkTrackPacking.unpack(try row.decode("data"), name: "the stored track of session \(sessionID)")
     }

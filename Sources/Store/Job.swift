@@ -111,19 +111,18 @@ public struct AnalysisRequest: Sendable {
     }
 }
 
-/// A queue operation that cannot be done: the job is missing, the caller's lease
-/// is gone, or the job's state does not allow it.
-public struct JobQueueError: Error, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable {
-        case notFound
-        /// The lease expired or was taken over; the caller must not finish the job.
-        case leaseLost
-        case invalidState
+/// Where a job's video comes from, read from its `source_uri`.
+public enum JobSource: Sendable, Equatable {
+    /// An http(s) URL, which the worker downloads.
+    case remote(url: String)
+    /// A file on the worker's machine: a path, or a `file://` URL's path.
+    case local(path: String)
+
+    public init(uri: String) {
+        if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
+            self = .remote(url: uri)
+        } else {
+            self = .local(path: uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri)
+        }
     }
-
-    public var code: Code
-    public var jobID: Int64
-    public var message: String
-
-    public var description: String { message }
 }

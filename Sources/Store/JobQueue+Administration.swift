@@ -2,46 +2,46 @@ import Foundation
 import Postgres
 
 extension JobQueue {
-    /// Jobs, newest first, optionally of one state and one organization.
-    public func list(state: JobState? = nil, organizationID: UUID? = nil, limit: Int = 50) async throws -> [Job] {
+    /// Jobs within `scope`, newest first, optionally of one state.
+    public func list(_ scope: TenantScope, state: JobState? = nil, limit: Int = 50) async throws -> [Job] {
         try await connection.query("""
             SELECT \(Job.columns) FROM jobs AS j
             WHERE ($1::text IS NULL OR j.state = $1) AND ($2::uuid IS NULL OR j.organization_id = $2)
             ORDER BY j.id DESC LIMIT $3
-            """, [state?.rawValue, organizationID, limit]
+            """, [state?.rawValue, scope.organizationID, limit]
         ).map(Job.init(row:))
     }
 
-    /// One job, or nil when there is none with that id (in that organization, when given).
-    public func job(_ id: Int64, organizationID: UUID? = nil) async throws -> Job? {
-        try await connection.withSession { try Self.job(id, organizationID: organizationID, $0) }
+    /// One job, or nil when there is none with that id within `scope`.
+    public func job(_ id: Int64, _ scope: TenantScope) async throws -> Job? {
+        try await connection.withSession { try Self.job(id, scope, $0) }
     }
 
-    static func job(_ id: Int64, organizationID: UUID?, _ session: PostgresSession) throws -> Job? {
+    static func job(_ id: Int64, _ scope: TenantScope, _ session: PostgresSession) throws -> Job? {
         try session.query(
             "SELECT \(Job.columns) FROM jobs AS j WHERE j.id = $1 AND ($2::uuid IS NULL OR j.organization_id = $2)",
-            [id, organizationID]
+            [id, scope.organizationID]
         ).first.map(Job.init(row:))
     }
 
     /// Cancels a queued job at once; asks a running job's worker to stop it (its
     /// next heartbeat learns of it). Returns the job afterwards.
-    public func cancel(_ id: Int64, organizationID: UUID? = nil) async throws -> Job {
-        try await administer(id, organizationID: organizationID, .cancelRequested, reason: "cancelled")
+    public func cancel(_ id: Int64, _ scope: TenantScope) async throws -> Job {
+        try await administer(id, scope, .cancelRequested, reason: "cancelled")
     }
 
     /// Queues a failed, dead or cancelled job again with fresh attempts.
-    public func retry(_ id: Int64, organizationID: UUID? = nil) async throws -> Job {
-        try await administer(id, organizationID: organizationID, .retryRequested, reason: nil)
+    public func retry(_ id: Int64, _ scope: TenantScope) async throws -> Job {
+        try await administer(id, scope, .retryRequested, reason: nil)
     }
 
     /// Applies `event` to the job and returns it afterwards, in one transaction.
     private func administer(
-        _ id: Int64, organizationID: UUID?, _ event: JobLifecycle.Event, reason: String?
+        _ id: Int64, _ scope: TenantScope, _ event: JobLifecycle.Event, reason: String?
     ) async throws -> Job {
         try await connection.transaction { [self] session in
-            try transition(id, organizationID: organizationID, lease: nil, event, reason: reason, session)
-            guard let job = try Self.job(id, organizationID: organizationID, session) else {
+            try transition(id, scope, lease: nil, event, reason: reason, session)
+            guard let job = try Self.job(id, scope, session) else {
                 throw JobQueueError(code: .notFound, jobID: id, message: "there is no job \(id)")
             }
             return job

@@ -10,6 +10,8 @@ import Postgres
 public struct JobQueue: Sendable {
     /// The channel `NOTIFY` wakes workers on when a job becomes ready.
     public static let channel = "spotter_jobs"
+    /// The channel `NOTIFY` asks a running job's worker to stop it on; the payload is the job's id.
+    public static let cancelChannel = "spotter_job_cancel"
 
     public let connection: PostgresConnection
     /// How long a lease lasts without a heartbeat.
@@ -58,33 +60,42 @@ public struct JobQueue: Sendable {
     }
 
     /// Leases the most urgent ready job to `worker`, or returns nil when none is
-    /// ready. One statement: the claim and the session's status change together.
+    /// ready. One transaction: the job is locked (`SKIP LOCKED`, so workers never
+    /// wait on each other), taken through its lifecycle's `.claimed`, and written
+    /// back with its lease and its session's status.
     public func claim(worker: String) async throws -> ClaimedJob? {
-        let rows = try await connection.query("""
-            WITH next AS (
-                SELECT id FROM jobs
-                WHERE state = 'queued' AND run_at <= now()
-                ORDER BY priority DESC, run_at, id
+        try await connection.transaction { [self] session in
+            let ready = try session.query("""
+                SELECT \(Job.columns) FROM jobs AS j
+                WHERE j.state = $1 AND j.run_at <= now()
+                ORDER BY j.priority DESC, j.run_at, j.id
                 LIMIT 1
-                FOR UPDATE SKIP LOCKED),
-            claimed AS (
-                UPDATE jobs AS j
-                SET state = 'running', lease_id = gen_random_uuid(), leased_by = $1, heartbeat_at = now(),
-                    lease_expires_at = now() + $2 * interval '1 millisecond', updated_at = now()
-                FROM next WHERE j.id = next.id
-                RETURNING j.*),
-            session AS (
-                UPDATE sessions AS s SET status = 'analysing', updated_at = now()
-                FROM claimed WHERE s.id = claimed.session_id
-                RETURNING s.exercise, s.source_uri)
-            SELECT \(Job.columns), j.lease_id, j.lease_expires_at, session.exercise, session.source_uri
-            FROM claimed AS j, session
-            """, [worker, leaseDuration.milliseconds])
-        guard let row = rows.first else { return nil }
-        let job = try Job(row: row)
-        return ClaimedJob(
-            job: job, lease: Lease(jobID: job.id, id: try row.decode("lease_id"), expiresAt: try row.decode("lease_expires_at")),
-            exercise: try row.decode("exercise"), sourceURI: try row.decode("source_uri"))
+                FOR UPDATE SKIP LOCKED
+                """, [JobState.queued.rawValue])
+            guard let row = ready.first else { return nil }
+            var lifecycle = try Job(row: row).lifecycle
+            _ = try lifecycle.apply(.claimed, retryPolicy: retryPolicy)
+            let rows = try session.query("""
+                WITH claimed AS (
+                    UPDATE jobs SET
+                        state = $2, cancel_requested = $3, lease_id = gen_random_uuid(), leased_by = $4, heartbeat_at = now(),
+                        lease_expires_at = now() + $5 * interval '1 millisecond', updated_at = now()
+                    WHERE id = $1
+                    RETURNING *),
+                session AS (
+                    UPDATE sessions AS s SET status = $6, updated_at = now()
+                    FROM claimed WHERE s.id = claimed.session_id
+                    RETURNING s.exercise, s.source_uri)
+                SELECT \(Job.columns), j.lease_id, j.lease_expires_at, session.exercise, session.source_uri
+                FROM claimed AS j, session
+                """,
+                [try row.decode("id", as: Int64.self), lifecycle.state.rawValue, lifecycle.cancelRequested, worker,
+                 leaseDuration.milliseconds, Self.sessionStatus(lifecycle.state)])
+            let job = try Job(row: rows[0])
+            return ClaimedJob(
+                job: job, lease: Lease(jobID: job.id, id: try rows[0].decode("lease_id"), expiresAt: try rows[0].decode("lease_expires_at")),
+                exercise: try rows[0].decode("exercise"), sourceURI: try rows[0].decode("source_uri"))
+        }
     }
 
     /// What a heartbeat found.
@@ -160,13 +171,13 @@ public struct JobQueue: Sendable {
     /// writes the outcome, with the session's status to match.
     @discardableResult
     func transition(
-        _ jobID: Int64, organizationID: UUID? = nil, lease: Lease?, _ event: JobLifecycle.Event, reason: String?,
+        _ jobID: Int64, _ scope: TenantScope = .allOrganizations, lease: Lease?, _ event: JobLifecycle.Event, reason: String?,
         _ session: PostgresSession
     ) throws -> JobLifecycle {
         let rows = try session.query("""
             SELECT \(Job.columns), j.lease_id FROM jobs AS j
             WHERE j.id = $1 AND ($2::uuid IS NULL OR j.organization_id = $2) FOR UPDATE
-            """, [jobID, organizationID])
+            """, [jobID, scope.organizationID])
         guard let row = rows.first else {
             throw JobQueueError(code: .notFound, jobID: jobID, message: "there is no job \(jobID)")
         }
@@ -183,7 +194,11 @@ public struct JobQueue: Sendable {
             throw JobQueueError(code: .invalidState, jobID: jobID, message: "job \(jobID) is \(job.state.rawValue); \(error)")
         }
         var runAgainMilliseconds: Int64?
-        if case .runAgain(let delay) = effect { runAgainMilliseconds = delay.milliseconds }
+        switch effect {
+        case .none: break
+        case .runAgain(let delay): runAgainMilliseconds = delay.milliseconds
+        case .askWorkerToStop: try session.query("SELECT pg_notify($1, $2)", [Self.cancelChannel, String(jobID)])
+        }
         // The job and its session in one statement.
         try session.query("""
             WITH job AS (
@@ -194,7 +209,7 @@ public struct JobQueue: Sendable {
                     lease_id = CASE WHEN $2 = 'running' THEN lease_id END,
                     lease_expires_at = CASE WHEN $2 = 'running' THEN lease_expires_at END,
                     leased_by = CASE WHEN $2 = 'running' THEN leased_by END,
-                    finished_at = CASE WHEN $2 IN ('succeeded', 'failed', 'dead', 'cancelled') THEN now() END,
+                    finished_at = CASE WHEN $9 THEN now() END,
                     updated_at = now()
                 WHERE id = $1
                 RETURNING session_id)
@@ -202,7 +217,7 @@ public struct JobQueue: Sendable {
             FROM job WHERE sessions.id = job.session_id
             """,
             [jobID, lifecycle.state.rawValue, lifecycle.attempts, lifecycle.leaseExpirations, lifecycle.cancelRequested,
-             runAgainMilliseconds, reason, Self.sessionStatus(lifecycle.state)])
+             runAgainMilliseconds, reason, Self.sessionStatus(lifecycle.state), lifecycle.state.isFinished])
         if lifecycle.state == .failed || lifecycle.state == .dead {
             try OutboxEvent.analysisFailed(job: job, state: lifecycle.state, reason: reason ?? "failed").insert(session)
         }

@@ -58,7 +58,7 @@ public struct Migrator: Sendable {
                             [file.version, file.name, try Self.sha256(of: file.sql, session)])
                     }
                 } catch let error as PostgresError where error.code == .server {
-                    throw MigrationError(file: file.path, reason: "the server refused it: \(error)")
+                    throw MigrationError(file: file.path, reason: "the server refused it: \(error.serverMessage ?? error.description)")
                 }
                 outcome.applied.append(file)
             }

@@ -11,20 +11,32 @@ struct OutboxEvent {
     var type: String
     var payload: [String: PayloadValue]
 
-    enum PayloadValue: Encodable {
+    /// A JSON value of a payload; a stored payload reads back as it was written.
+    enum PayloadValue: Codable, Equatable {
         case text(String)
         case number(Int)
-        case counts([String: Int])
-        case summary([String: PayloadValue])
+        case object([String: PayloadValue])
         case null
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let number = try? container.decode(Int.self) {
+                self = .number(number)
+            } else if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else {
+                self = .object(try container.decode([String: PayloadValue].self))
+            }
+        }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .text(let text): try container.encode(text)
             case .number(let number): try container.encode(number)
-            case .counts(let counts): try container.encode(counts)
-            case .summary(let summary): try container.encode(summary)
+            case .object(let object): try container.encode(object)
             case .null: try container.encodeNil()
             }
         }
@@ -44,9 +56,9 @@ struct OutboxEvent {
             "job_id": .number(Int(job.id)),
             "analysis_id": .text(analysisID.uuidString.lowercased()),
             "report_url": .text("/v1/sessions/\(job.sessionID.uuidString.lowercased())/report"),
-            "summary": .summary([
+            "summary": .object([
                 "exercise": .text(report.exercise), "rep_count": .number(report.repCount),
-                "hold_ms": report.holdMilliseconds.map { .number($0) } ?? .null, "fault_counts": .counts(faultCounts),
+                "hold_ms": report.holdMilliseconds.map { .number($0) } ?? .null, "fault_counts": .object(faultCounts.mapValues { .number($0) }),
             ]),
         ])
     }

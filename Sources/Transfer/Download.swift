@@ -1,14 +1,15 @@
+import AtomicFiles
 internal import CCurl
 
 /// A download's body: into its partial file, up to the byte limit.
 final class DownloadBody: BodyReceiver {
-    let file: PartialFile
+    let file: AtomicFile
     let target: TransferTarget
     let maxBytes: Int64
     private(set) var received: Int64 = 0
     private(set) var failure: TransferError?
 
-    init(file: PartialFile, target: TransferTarget, maxBytes: Int64) {
+    init(file: AtomicFile, target: TransferTarget, maxBytes: Int64) {
         self.file = file
         self.target = target
         self.maxBytes = maxBytes
@@ -20,7 +21,7 @@ final class DownloadBody: BodyReceiver {
             return false
         }
         do {
-            try file.append(bytes)
+            try file.write(bytes)
         } catch {
             failure = target.error(.fileSystem, error.description)
             return false
@@ -36,9 +37,9 @@ func performDownload(
     cancellation: CancellationFlag
 ) throws -> DownloadResult {
     let target = try TransferTarget(url, verb: "download")
-    let file: PartialFile
+    let file: AtomicFile
     do {
-        file = try PartialFile(beside: path)
+        file = try AtomicFile(path: path)
     } catch {
         throw target.error(.fileSystem, error.description)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AtomicFiles
 import Foundation
 import Landmarkers
 import Pipeline
@@ -61,7 +62,7 @@ extension Spotter {
         }
 
         func run() async throws {
-            let logger = global.bootstrapLogging()
+            let logger = global.bootstrapLogging(routingEngineLog: true)
             let directory = try rules.directory()
             let rule: ExerciseRule
             do {
@@ -71,8 +72,8 @@ extension Spotter {
             }
             do {
                 // Outputs are opened first: an unwritable path fails before a long analysis.
-                let jsonFile = try out.map(AtomicOutputFile.init(path:))
-                let htmlFile = try html.map(AtomicOutputFile.init(path:))
+                let jsonFile = try out.map(AtomicFile.init(path:))
+                let htmlFile = try html.map(AtomicFile.init(path:))
                 let analysis: Analysis
                 if let landmarks {
                     analysis = try SessionAnalysis.scoreTrack(at: landmarks, rule: rule)

@@ -2,21 +2,15 @@ import ArgumentParser
 import Foundation
 import Pipeline
 
-/// Reports `error` as the one line `spotter: error: …` on standard error and
-/// returns the exit status of contracts §1 that ends the command.
+/// Reports `error` as the one line `spotter: error: …` on standard error (the
+/// operator's view: a database server's own message included) and returns the
+/// exit status of contracts §1 that ends the command.
 func commandFailure(_ error: any Error) -> ExitCode {
-    let (kind, message) = describeFailure(error)
-    return commandFailure(kind, message)
+    commandFailure(describeFailure(error).kind, describeFailureForOperator(error))
 }
 
 /// Reports `message` as the one line `spotter: error: …` and returns the exit status of `kind`.
 func commandFailure(_ kind: FailureKind, _ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("spotter: error: \(message)\n".utf8))
-    return switch kind {
-    case .usage: ExitCode(64)
-    case .badInput: ExitCode(65)
-    case .unavailable: ExitCode(69)
-    case .internalError: ExitCode(70)
-    case .cannotCreate: ExitCode(73)  // sysexits' EX_CANTCREAT
-    }
+    FileHandle.standardError.write(Data("\(CommandContract.errorPrefix)\(message)\n".utf8))
+    return ExitCode(CommandContract.exitStatus(of: kind))
 }

@@ -31,7 +31,7 @@ extension Spotter.JobsCommand {
         func run() async throws {
             let queue = JobQueue(connection: try await database.connect())
             let jobs: [Job]
-            do { jobs = try await queue.list(state: state, limit: limit) } catch { throw commandFailure(error) }
+            do { jobs = try await queue.list(.allOrganizations, state: state, limit: limit) } catch { throw commandFailure(error) }
             if json { return try printJSON(jobs) }
             let rows = jobs.map { job in
                 [String(job.id), job.state.rawValue, job.kind.rawValue, "\(job.attempts)/\(job.maxAttempts)",
@@ -55,7 +55,7 @@ extension Spotter.JobsCommand {
         func run() async throws {
             let queue = JobQueue(connection: try await database.connect())
             let found: Job?
-            do { found = try await queue.job(id) } catch { throw commandFailure(error) }
+            do { found = try await queue.job(id, .allOrganizations) } catch { throw commandFailure(error) }
             guard let job = found else { throw commandFailure(.usage, "there is no job \(id)") }
             if json { return try printJSON(job) }
             describe(job)
@@ -122,7 +122,7 @@ extension Spotter.JobsCommand {
         }
 
         private func resolvedSource() throws -> String {
-            if source.hasPrefix("http://") || source.hasPrefix("https://") { return source }
+            if case .remote = JobSource(uri: source) { return source }
             let path = URL(fileURLWithPath: source).standardizedFileURL.path
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw commandFailure(.badInput, "\(source): no such readable file")
@@ -162,7 +162,7 @@ extension Spotter.JobsCommand {
 
         func run() async throws {
             let queue = JobQueue(connection: try await database.connect())
-            do { describe(try await queue.retry(id)) } catch { throw commandFailure(error) }
+            do { describe(try await queue.retry(id, .allOrganizations)) } catch { throw commandFailure(error) }
         }
     }
 
@@ -177,7 +177,7 @@ extension Spotter.JobsCommand {
 
         func run() async throws {
             let queue = JobQueue(connection: try await database.connect())
-            do { describe(try await queue.cancel(id)) } catch { throw commandFailure(error) }
+            do { describe(try await queue.cancel(id, .allOrganizations)) } catch { throw commandFailure(error) }
         }
     }
 }

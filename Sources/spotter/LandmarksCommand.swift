@@ -1,4 +1,5 @@
 import ArgumentParser
+import AtomicFiles
 import Foundation
 import Landmarkers
 import Logging
@@ -55,7 +56,7 @@ extension Spotter {
         }
 
         func run() async throws {
-            let logger = global.bootstrapLogging()
+            let logger = global.bootstrapLogging(routingEngineLog: true)
             var options = LandmarkOptions()
             options.hands = hands
             options.numPoses = numPoses
@@ -64,7 +65,7 @@ extension Spotter {
             options.decoding.frameRate = fps
             options.decoding.maxFrameRate = maxFps
             do {
-                let output = try out.map(AtomicOutputFile.init(path:))
+                let output = try out.map(AtomicFile.init(path:))
                 var progress = ProgressLog(logger: logger, input: input)
                 let summary = try await LandmarkExtraction.run(
                     inputPath: input, options: options, installation: MediaPipeInstallation.fromEnvironment(),
@@ -73,7 +74,7 @@ extension Spotter {
                         if let output { try output.write(data) } else { FileHandle.standardOutput.write(data) }
                     })
                 if let warningsOut {
-                    let warnings = try AtomicOutputFile(path: warningsOut)
+                    let warnings = try AtomicFile(path: warningsOut)
                     try warnings.write(try JSONEncoder().encode(summary.warnings))
                     try warnings.commit()
                 }

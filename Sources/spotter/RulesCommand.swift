@@ -70,26 +70,20 @@ extension Spotter.RulesCommand {
             var files = files
             var checkNames = false
             if files.isEmpty {
-                let directory = try rules.directory()
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-                files = names.filter { $0.hasSuffix(".yaml") }.sorted().map { directory + "/" + $0 }
-                guard !files.isEmpty else { throw commandFailure(.badInput, "\(directory): no rule files (*.yaml)") }
+                files = try RuleBook.files(in: rules.directory())
                 checkNames = true
             }
             var problems = 0
             for file in files {
                 do {
-                    let rule = try RuleBook.load(file: file)
-                    if checkNames, (file as NSString).lastPathComponent != rule.exercise + ".yaml" {
-                        throw RuleError(file: file, line: 0, reason: "the file of exercise \"\(rule.exercise)\" must be named \(rule.exercise).yaml")
-                    }
+                    let rule = try checkNames ? RuleBook.load(directoryFile: file) : RuleBook.load(file: file)
                     print("ok  \(file) (\(rule.rulesVersion), \(rule.movementSummary), faults: \(rule.faultCodes.joined(separator: ", ")))")
                 } catch {
                     problems += 1
-                    FileHandle.standardError.write(Data("spotter: error: \(describeFailure(error).message)\n".utf8))
+                    FileHandle.standardError.write(Data("\(CommandContract.errorPrefix)\(describeFailure(error).message)\n".utf8))
                 }
             }
-            if problems > 0 { throw ExitCode(65) }
+            if problems > 0 { throw ExitCode(CommandContract.exitStatus(of: .badInput)) }
         }
     }
 }

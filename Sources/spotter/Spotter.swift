@@ -22,10 +22,12 @@ struct GlobalOptions: ParsableArguments {
     var verbose = false
 
     /// Starts logging to standard error at the level the options ask for,
-    /// or `SPOTTER_LOG_LEVEL` when it is set.
-    func bootstrapLogging() -> Logger {
+    /// or `SPOTTER_LOG_LEVEL` when it is set. A command that runs the
+    /// MediaPipe engine passes `routingEngineLog` (see `EngineLogRouting`).
+    func bootstrapLogging(routingEngineLog: Bool = false) -> Logger {
         let level = verbose ? .debug : CommandEnvironment.logLevel ?? .info
         LibavLog.configure(verbose: level <= .debug)
+        if routingEngineLog { EngineLogRouting.install(level: level) }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

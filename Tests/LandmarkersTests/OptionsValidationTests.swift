@@ -54,12 +54,15 @@ struct OptionsValidationTests {
         }
     }
 
-    @Test("the bounds 0 and 1 are allowed")
+    @Test("the bounds 0 and 1 are allowed, and a landmarker made with them detects")
     func bounds() throws {
         var options = PoseLandmarkerOptions.installed()
         options.minPoseDetectionConfidence = 0
         options.minTrackingConfidence = 1
-        _ = try PoseLandmarker(options: options)
+        let landmarker = try PoseLandmarker(options: options)
+        #expect(landmarker.options.minPoseDetectionConfidence == 0 && landmarker.options.minTrackingConfidence == 1)
+        let result = try landmarker.detect(image: MPImage(contentsOfFile: TestAssets.photo("bus.jpg")))
+        #expect(!result.landmarks.isEmpty, "a detection threshold of 0 still finds the people in bus.jpg")
     }
 
     @Test("a model path is required")

@@ -44,7 +44,22 @@ struct PostgresConnectionTests {
         #expect(duplicate.isUniqueViolation && duplicate.code == .server && !duplicate.isTransient)
         let syntax = try await #require(throws: PostgresError.self) { try await connection.query("SELEC 1") }
         #expect(syntax.sqlState == "42601")
+        #expect(syntax.serverMessage?.contains("SELEC") == true, "the server's own message is kept for operators")
         #expect(try await connection.query("SELECT 1 AS one")[0].decode("one", as: Int.self) == 1)
+    }
+
+    @Test("what is safe to show is kept apart from what only operators read: a bad value is never in the message")
+    func safeMessages() async throws {
+        let connection = try await PostgresConnection.connect(to: PostgresDatabase.url)
+        let invalid = try await #require(throws: PostgresError.self) {
+            try await connection.query("SELECT $1::uuid AS id", ["not-a-uuid-hunter2secret"])
+        }
+        #expect(invalid.sqlState == "22P02")
+        #expect(!invalid.message.contains("hunter2secret") && !invalid.description.contains("hunter2secret"), "\(invalid)")
+        #expect(String(reflecting: invalid).contains("hunter2secret"), "operators see the server's message")
+        let row = try await connection.query("SELECT 'hunter2secret'::text AS word")[0]
+        let decoding = try #require(throws: PostgresError.self) { try row.decode("word", as: Int.self) }
+        #expect(!decoding.description.contains("hunter2secret") && String(reflecting: decoding).contains("hunter2secret"))
     }
 
     @Test("reading a column as the wrong type, a missing column or NULL says which")

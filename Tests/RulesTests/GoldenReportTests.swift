@@ -29,4 +29,20 @@ struct GoldenReportTests {
             String(decoding: produced, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
             "the \(exercise) report changed; review it and rerun with SPOTTER_UPDATE_GOLDEN=1")
     }
+
+    @Test("a stored report reads back as it was, byte for byte", arguments: SyntheticSessions.exercises)
+    func roundTrip(_ exercise: String) throws {
+        let stored = try Data(contentsOf: Self.directory.appendingPathComponent("\(exercise).json"))
+        let report = try SessionReport.decode(stored)
+        #expect(report.exercise == exercise)
+        #expect(report.jsonData() + Data("\n".utf8) == stored)
+        #expect(try SessionReport.decode(report.jsonData(pretty: false)) == report)
+    }
+
+    @Test("a document of another format is not read as a report")
+    func otherFormat() throws {
+        let stored = try String(decoding: Data(contentsOf: Self.directory.appendingPathComponent("squat.json")), as: UTF8.self)
+        let other = Data(stored.replacingOccurrences(of: "spotter.report/v1", with: "spotter.report/v9").utf8)
+        #expect(throws: DecodingError.self) { try SessionReport.decode(other) }
+    }
 }

@@ -120,9 +120,11 @@ struct RepDetectorTests {
 
     @Test("a long gap abandons the rep under way and is reported")
     func gaps() {
-        let detection = Self.detect([(0, 175), (1, 175), (1.5, 120), (1.51, nil), (2.6, nil), (2.61, 150), (3, 175), (4, 175)])
-        #expect(detection.reps.isEmpty)
-        #expect(detection.gaps.count == 1)
+        let points: [(Double, Double?)] = [(0, 175), (1, 175), (1.5, 120), (1.51, nil), (2.6, nil), (2.61, 150), (3, 175), (4, 175)]
+        #expect(Self.detect(points).reps.isEmpty)
+        let (times, values) = Self.series(points)
+        let gaps = SessionChecks.gaps(in: values, times: times, atLeast: Self.squat.maxGapMs, scored: times.map { _ in true })
+        #expect(gaps.count == 1 && gaps.allSatisfy { times[$0.lowerBound] <= 1510 && times[$0.upperBound] >= 2600 }, "\(gaps)")
     }
 
     @Test("rising signals count too (a press: rest low, active high)")

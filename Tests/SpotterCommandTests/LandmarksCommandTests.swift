@@ -28,6 +28,28 @@ struct LandmarksCommandTests {
         return (header, Array(objects.dropFirst()))
     }
 
+    @Test("MediaPipe's own log lines are Spotter's debug lines: hidden by default, shown at SPOTTER_LOG_LEVEL=debug")
+    func quietEngine() throws {
+        let quiet = try SpotterProcess.run(["landmarks", TestAssets.photo("bus.jpg"), "--out", path("quiet.jsonl")])
+        #expect(quiet.status == 0, "\(quiet.standardError)")
+        let lines = quiet.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines.allSatisfy { $0.contains(" info spotter: ") }, "only Spotter's own summary: \(lines)")
+
+        let debug = try SpotterProcess.run(
+            ["landmarks", TestAssets.photo("bus.jpg"), "--out", path("debug.jsonl")], environment: ["SPOTTER_LOG_LEVEL": "debug"])
+        #expect(debug.status == 0, "\(debug.standardError)")
+        let debugLines = debug.standardError.split(separator: "\n")
+        #expect(debugLines.contains { $0.contains(" debug mediapipe: ") && $0.contains("XNNPACK") }, "\(debugLines)")
+        #expect(debugLines.contains { $0.contains(" info spotter: ") })
+    }
+
+    @Test("an error is still said on standard error, before the exit, with the engine's lines routed")
+    func errorsPassThrough() throws {
+        let outcome = try SpotterProcess.run(["landmarks", path("missing.mp4")])
+        #expect(outcome.status == 65)
+        #expect(outcome.standardError == "spotter: error: \(path("missing.mp4")): no such file\n")
+    }
+
     @Test("an image gives a one-frame track in the file named by --out, and nothing on stdout")
     func imageToFile() throws {
         let out = path("bus.jsonl")

@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 import Rules
-import Store
+@testable import Store
 import SyntheticMotion
 import Testing
 import TestSupport
@@ -22,7 +22,7 @@ struct AnalysisStoreTests {
 
         let store = AnalysisStore(queue: queue)
         let analysisID = try await store.complete(claimed, report: report, track: track)
-        #expect(try await queue.job(claimed.job.id)?.state == .succeeded)
+        #expect(try await queue.job(claimed.job.id, .allOrganizations)?.state == .succeeded)
         let connection = queue.connection
         #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM reps WHERE analysis_id = $1", [analysisID]) == 4)
         #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM faults WHERE analysis_id = $1", [analysisID]) == report.faults.count)
@@ -31,14 +31,48 @@ struct AnalysisStoreTests {
         #expect(try stored.decode("rep_count", as: Int.self) == 4)
         #expect(try stored.decode("rules_version", as: String.self) == report.rulesVersion)
         #expect(try stored.decode("format", as: String.self) == "spotter.report/v1")
-        #expect(try await store.track(sessionID: claimed.job.sessionID) == track)
+        #expect(try await store.track(sessionID: claimed.job.sessionID, .allOrganizations) == track)
         let event = try await connection.query(
             "SELECT event_type, payload->'summary'->>'rep_count' AS reps, payload->>'job_id' AS job FROM outbox_events")[0]
         #expect(try event.decode("event_type", as: String.self) == "analysis.completed")
         #expect(try event.decode("reps", as: String.self) == "4")
         #expect(try event.decode("job", as: String.self) == String(claimed.job.id))
+
+        // What is stored reads back as what was written: the report and the event's payload.
+        let documents = try await connection.query(
+            "SELECT a.report::text AS report, e.payload::text AS payload FROM analyses a, outbox_events e WHERE a.id = $1", [analysisID])[0]
+        #expect(try SessionReport.decode(Data(documents.decode("report", as: String.self).utf8)) == report)
+        let payload = try JSONDecoder().decode(
+            [String: OutboxEvent.PayloadValue].self, from: Data(documents.decode("payload", as: String.self).utf8))
+        #expect(payload == OutboxEvent.analysisCompleted(job: claimed.job, analysisID: analysisID, report: report).payload)
         let session = try await connection.query("SELECT status FROM sessions WHERE id = $1", [claimed.job.sessionID])[0]
         #expect(try session.decode("status", as: String.self) == "analysed")
+    }
+
+    @Test("another organization's job, track or session answers exactly like an unknown one", .postgresDatabase)
+    func tenantScope() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        let other = try await Organization.create(name: "Another gym", on: queue.connection)
+        let (job, _) = try await queue.enqueue(StoreFixtures.request(organization, key: "mine"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        var conditions = SetConditions()
+        conditions.reps = 2
+        let track = SyntheticSessions.make("squat", conditions, seed: 5).track
+        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
+        let store = AnalysisStore(queue: queue)
+        _ = try await store.complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
+
+        #expect(try await queue.job(job.id, .organization(organization.id))?.id == job.id)
+        #expect(try await queue.job(job.id, .organization(other.id)) == nil)
+        #expect(try await queue.list(.organization(other.id)).isEmpty)
+        #expect(try await queue.list(.organization(organization.id)).map(\.id) == [job.id])
+        #expect(try await store.track(sessionID: job.sessionID, .organization(organization.id)) == track)
+        #expect(try await store.track(sessionID: job.sessionID, .organization(other.id)) == nil)
+        let foreign = try await #require(throws: JobQueueError.self) { try await queue.retry(job.id, .organization(other.id)) }
+        let unknown = try await #require(throws: JobQueueError.self) { try await queue.retry(999_999, .organization(other.id)) }
+        #expect(foreign.code == .notFound && unknown.code == .notFound)
+        #expect(foreign.message == "there is no job \(job.id)" && unknown.message == "there is no job 999999")
+        #expect(try await queue.job(job.id, .allOrganizations)?.state == .succeeded, "nothing changed")
     }
 
     @Test("a worker that lost its lease stores nothing", .postgresDatabase)

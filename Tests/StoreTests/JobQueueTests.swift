@@ -37,8 +37,8 @@ struct JobQueueTests {
         #expect(first.job.id == high.id && first.exercise == "squat" && first.sourceURI == "/videos/high.mp4")
         #expect(try await queue.claim(worker: "w1")?.job.id == low.id)
         #expect(try await queue.claim(worker: "w1") == nil)
-        #expect(try await queue.job(high.id)?.state == .running)
-        #expect(try await queue.job(high.id)?.leasedBy == "w1")
+        #expect(try await queue.job(high.id, .allOrganizations)?.state == .running)
+        #expect(try await queue.job(high.id, .allOrganizations)?.leasedBy == "w1")
     }
 
     @Test("workers claiming at once get every job exactly once", .postgresDatabase)
@@ -67,7 +67,7 @@ struct JobQueueTests {
         try await Task.sleep(for: .milliseconds(400))
         #expect(try await queue.reapExpiredLeases() == [stale.job.id])
         #expect(try await queue.heartbeat(stale.lease) == .lost)
-        let requeued = try #require(try await queue.job(stale.job.id))
+        let requeued = try #require(try await queue.job(stale.job.id, .allOrganizations))
         #expect(requeued.state == .queued && requeued.attempts == 0 && requeued.leaseExpirations == 1)
 
         let fresh = try #require(try await queue.claim(worker: "fast"))
@@ -77,7 +77,7 @@ struct JobQueueTests {
         #expect(error.code == .leaseLost)
         await #expect(throws: JobQueueError.self) { try await queue.fail(stale.lease, .permanent, reason: "late") }
         try await queue.connection.transaction { try queue.complete(fresh.lease, in: $0) }
-        #expect(try await queue.job(fresh.job.id)?.state == .succeeded)
+        #expect(try await queue.job(fresh.job.id, .allOrganizations)?.state == .succeeded)
     }
 
     @Test("heartbeats extend the lease and pass on cancellation requests", .postgresDatabase)
@@ -90,13 +90,13 @@ struct JobQueueTests {
             return
         }
         #expect(extended.expiresAt >= claimed.lease.expiresAt)
-        #expect(try await queue.cancel(claimed.job.id).state == .running)
+        #expect(try await queue.cancel(claimed.job.id, .allOrganizations).state == .running)
         guard case .held(_, cancelRequested: true) = try await queue.heartbeat(claimed.lease) else {
             Issue.record("the heartbeat should report the cancellation")
             return
         }
         try await queue.stoppedForCancellation(claimed.lease)
-        #expect(try await queue.job(claimed.job.id)?.state == .cancelled)
+        #expect(try await queue.job(claimed.job.id, .allOrganizations)?.state == .cancelled)
         #expect(try await StoreFixtures.count(
             queue.connection, "SELECT count(*)::int AS count FROM sessions WHERE status = 'cancelled'") == 1)
     }
@@ -146,19 +146,19 @@ struct JobQueueTests {
         _ = try await queue.enqueue(StoreFixtures.request(organization, key: "released"))
         let claimed = try #require(try await queue.claim(worker: "w"))
         try await queue.release(claimed.lease)
-        #expect(try await queue.job(claimed.job.id)?.state == .queued)
+        #expect(try await queue.job(claimed.job.id, .allOrganizations)?.state == .queued)
         let again = try #require(try await queue.claim(worker: "w"))
         try await queue.fail(again.lease, .permanent, reason: "bad video")
-        let retried = try await queue.retry(claimed.job.id)
+        let retried = try await queue.retry(claimed.job.id, .allOrganizations)
         #expect(retried.state == .queued && retried.attempts == 0)
-        let invalid = try await #require(throws: JobQueueError.self) { try await queue.retry(claimed.job.id) }
+        let invalid = try await #require(throws: JobQueueError.self) { try await queue.retry(claimed.job.id, .allOrganizations) }
         #expect(invalid.code == .invalidState && invalid.message.contains("only failed, dead or cancelled"))
-        let missing = try await #require(throws: JobQueueError.self) { try await queue.cancel(999_999) }
+        let missing = try await #require(throws: JobQueueError.self) { try await queue.cancel(999_999, .allOrganizations) }
         #expect(missing.code == .notFound)
 
         for index in 0..<25 {
             let job = try await queue.enqueue(StoreFixtures.request(organization, key: "done-\(index)")).job
-            _ = try await queue.cancel(job.id)
+            _ = try await queue.cancel(job.id, .allOrganizations)
         }
         try await queue.connection.query("UPDATE jobs SET finished_at = now() - interval '40 days' WHERE state = 'cancelled'")
         #expect(try await queue.deleteFinished(olderThan: .seconds(30 * 86_400), batchSize: 10) == 25)

@@ -31,7 +31,7 @@ struct AnalysisWorkerTests {
         #expect(try await fixture.count("SELECT count(*)::int AS count FROM outbox_events WHERE event_type = 'analysis.completed'") == 3)
         #expect(try await fixture.count("SELECT count(*)::int AS count FROM landmark_tracks") == 3)
         #expect(try await fixture.count("SELECT count(*)::int AS count FROM sessions WHERE status = 'analysed'") == 3)
-        let stored = try #require(try await AnalysisStore(queue: fixture.queue).track(sessionID: video.sessionID))
+        let stored = try #require(try await AnalysisStore(queue: fixture.queue).track(sessionID: video.sessionID, .allOrganizations))
         #expect(stored.frames.count > 100 && stored.header.source.hasSuffix("mannequin-squat.mp4"))
     }
 
@@ -111,8 +111,24 @@ struct AnalysisWorkerTests {
         let job = try await fixture.enqueue(try fixture.file("slow.mp4", "x"), kind: .analyzeVideo)
         let cancelled = try await withWorker(fixture.configuration) {
             _ = try await fixture.wait(for: [job.id], toBeIn: [.running])
-            _ = try await fixture.queue.cancel(job.id)
+            _ = try await fixture.queue.cancel(job.id, .allOrganizations)
             return try await fixture.wait(for: [job.id])[0]
+        }
+        #expect(cancelled.state == .cancelled)
+    }
+
+    @Test("a cancel reaches the running job's worker at once, not at its next heartbeat", .postgresDatabase)
+    func cancelWakesTheWorker() async throws {
+        var fixture = try await WorkerFixture()
+        fixture.configuration.executable = try fixture.file("slow.sh", "#!/bin/sh\nsleep 120\n", executable: true)
+        fixture.configuration.heartbeatInterval = .seconds(100)
+        fixture.configuration.leaseDuration = .seconds(300)
+        let job = try await fixture.enqueue(try fixture.file("slow.mp4", "x"), kind: .analyzeVideo)
+        let cancelled = try await withWorker(fixture.configuration) {
+            _ = try await fixture.wait(for: [job.id], toBeIn: [.running])
+            _ = try await fixture.queue.cancel(job.id, .allOrganizations)
+            // Well inside the 100 s heartbeat interval: only the queue's NOTIFY can have stopped it.
+            return try await fixture.wait(for: [job.id], limit: .seconds(30))[0]
         }
         #expect(cancelled.state == .cancelled)
     }
@@ -129,7 +145,7 @@ struct AnalysisWorkerTests {
         _ = try await fixture.wait(for: [job.id], toBeIn: [.running])
         await group.triggerGracefulShutdown()
         try await running.value
-        let released = try #require(try await fixture.queue.job(job.id))
+        let released = try #require(try await fixture.queue.job(job.id, .allOrganizations))
         #expect(released.state == .queued && released.attempts == 0 && released.leasedBy == nil)
     }
 }

@@ -81,7 +81,7 @@ struct WorkerFixture {
         while true {
             var jobs: [Job] = []
             do {
-                for id in ids { jobs.append(try #require(try await queue.job(id))) }
+                for id in ids { jobs.append(try #require(try await queue.job(id, .allOrganizations))) }
             } catch let error as PostgresError where error.isTransient {
                 jobs = []
             }

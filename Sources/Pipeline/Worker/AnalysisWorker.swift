@@ -9,7 +9,8 @@ import Synchronization
 /// `concurrency` at once, and runs them.
 ///
 /// Wakes on the queue's NOTIFY channel, and looks anyway every poll interval in
-/// case a notification was missed. Every heartbeat interval it also returns
+/// case a notification was missed. A cancellation of one of its running jobs
+/// (`JobQueue.cancelChannel`) wakes that job's heartbeat, which stops it. Every heartbeat interval it also returns
 /// the jobs of workers that vanished to the queue, and now and then deletes
 /// old finished jobs. On graceful shutdown (SIGTERM) it stops claiming, lets
 /// running jobs finish within the grace period, then stops them and gives
@@ -26,9 +27,11 @@ public struct AnalysisWorker: Service {
     public func run() async throws {
         guard let connection = await connect(), let listener = await connect() else { return }
         try await listener.listen(JobQueue.channel)
+        try await listener.listen(JobQueue.cancelChannel)
         var queue = JobQueue(connection: connection, leaseDuration: configuration.leaseDuration)
         queue.retryPolicy = configuration.retryPolicy
-        let runner = JobRunner(configuration: configuration, queue: queue, logger: logger)
+        let nudges = HeartbeatNudges()
+        let runner = JobRunner(configuration: configuration, queue: queue, logger: logger, nudges: nudges)
         let running = RunningJobs()
         var maintenance = Maintenance(queue: queue, configuration: configuration, logger: logger)
         logger.info("worker \(configuration.name) started, \(configuration.concurrency) job(s) at once")
@@ -41,13 +44,17 @@ public struct AnalysisWorker: Service {
                         continue
                     }
                 } catch {
-                    logger.error("claiming a job failed: \(error)")
+                    logger.error("claiming a job failed: \(describeFailureForOperator(error))")
                 }
             }
             do {
-                _ = try await listener.nextNotification(timeout: configuration.pollInterval)
+                let notification = try await listener.nextNotification(timeout: configuration.pollInterval)
+                if let notification, notification.channel == JobQueue.cancelChannel, let id = Int64(notification.payload),
+                   running.contains(id) {
+                    nudges.nudge(id)
+                }
             } catch {
-                logger.warning("waiting for jobs failed: \(error)")
+                logger.warning("waiting for jobs failed: \(describeFailureForOperator(error))")
                 try? await Task.sleep(for: configuration.pollInterval)
             }
         }
@@ -66,7 +73,7 @@ public struct AnalysisWorker: Service {
             do {
                 return try await PostgresConnection.connect(to: configuration.databaseURL)
             } catch {
-                logger.error("cannot reach the database, trying again in \(delay): \(error)")
+                logger.error("cannot reach the database, trying again in \(delay): \(describeFailureForOperator(error))")
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(5))
             }
@@ -80,6 +87,8 @@ final class RunningJobs: Sendable {
     private let tasks = Mutex<[Int64: Task<Void, Never>]>([:])
 
     var count: Int { tasks.withLock { $0.count } }
+
+    func contains(_ id: Int64) -> Bool { tasks.withLock { $0[id] != nil } }
 
     func start(_ id: Int64, _ body: @escaping @Sendable () async -> Void) {
         tasks.withLock { tasks in
@@ -126,7 +135,7 @@ struct Maintenance {
                 let requeued = try await queue.reapExpiredLeases()
                 if !requeued.isEmpty { logger.warning("took back jobs whose worker stopped heartbeating: \(requeued)") }
             } catch {
-                logger.error("taking back expired leases failed: \(error)")
+                logger.error("taking back expired leases failed: \(describeFailureForOperator(error))")
             }
         }
         if lastCleanup.map({ now - $0 >= .seconds(3600) }) ?? true {
@@ -135,7 +144,7 @@ struct Maintenance {
                 let deleted = try await queue.deleteFinished(olderThan: configuration.jobRetention)
                 if deleted > 0 { logger.info("deleted \(deleted) finished job(s) past retention") }
             } catch {
-                logger.error("deleting old finished jobs failed: \(error)")
+                logger.error("deleting old finished jobs failed: \(describeFailureForOperator(error))")
             }
         }
     }

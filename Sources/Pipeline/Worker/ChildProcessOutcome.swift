@@ -87,7 +87,7 @@ public struct ChildProcessOutcome: Sendable {
         case .exited(0):
             return nil
         case .exited(let status):
-            let prefix = "spotter: error: "
+            let prefix = CommandContract.errorPrefix
             let reported = standardErrorTail.split(separator: "\n").last { $0.hasPrefix(prefix) }
                 .map { Self.oneLine($0.dropFirst(prefix.count)) }
             guard let reported, !reported.isEmpty else { return "\(subject) failed with exit status \(status)" }

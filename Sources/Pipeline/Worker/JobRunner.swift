@@ -11,6 +11,8 @@ struct JobRunner: Sendable {
     let configuration: WorkerConfiguration
     let queue: JobQueue
     let logger: Logger
+    /// Wake a job's heartbeat when the queue asks its worker to stop it.
+    let nudges: HeartbeatNudges
 
     /// Why a job's work stopped before its end.
     enum Interruption: Error {
@@ -25,7 +27,10 @@ struct JobRunner: Sendable {
         var logger = logger
         logger[metadataKey: "job"] = "\(job.id)"
         let directory = configuration.workDirectory + "/job-\(job.id)-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        defer {
+            nudges.remove(job.id)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
         logger.info("running \(job.kind.rawValue) of \(redactedSource(claimed.sourceURI)) for \(claimed.exercise)")
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -47,7 +52,7 @@ struct JobRunner: Sendable {
             let (kind, reason) = classify(error)
             await record("recording the failure") {
                 let state = try await queue.fail(claimed.lease, kind, reason: reason)
-                logger.warning("failed (\(kind.rawValue), now \(state.rawValue)): \(reason)")
+                logger.warning("failed (\(kind.rawValue), now \(state.rawValue)): \(describeFailureForOperator(error))")
             }
         }
     }
@@ -59,10 +64,10 @@ struct JobRunner: Sendable {
     ) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await work() }
-            group.addTask { [configuration, queue, logger] in
+            group.addTask { [configuration, queue, logger, nudges] in
                 var lease = lease
                 while true {
-                    try await Task.sleep(for: configuration.heartbeatInterval)
+                    try await nudges.wait(lease.jobID, upTo: configuration.heartbeatInterval)
                     do {
                         switch try await queue.heartbeat(lease) {
                         case .held(_, cancelRequested: true): throw Interruption.cancelRequested
@@ -73,7 +78,7 @@ struct JobRunner: Sendable {
                         throw error
                     } catch {
                         // The database may be back before the lease runs out.
-                        logger.warning("heartbeat failed: \(error)")
+                        logger.warning("heartbeat failed: \(describeFailureForOperator(error))")
                     }
                 }
             }
@@ -84,7 +89,7 @@ struct JobRunner: Sendable {
     }
 
     private func record(_ what: String, _ body: () async throws -> Void) async {
-        do { try await body() } catch { logger.error("\(what) failed: \(error)") }
+        do { try await body() } catch { logger.error("\(what) failed: \(describeFailureForOperator(error))") }
     }
 }
 

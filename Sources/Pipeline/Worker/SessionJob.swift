@@ -31,29 +31,26 @@ struct SessionJob: Sendable {
     /// The source as a local file: a path as it is, an http(s) URL downloaded
     /// within the configured limits and address policy.
     private func fetchSource() async throws -> String {
-        let uri = claimed.sourceURI
-        guard uri.hasPrefix("http://") || uri.hasPrefix("https://") else {
-            let path = uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri
+        switch JobSource(uri: claimed.sourceURI) {
+        case .local(let path):
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw PipelineError(.unreadableInput, "\(path): no such readable file")
             }
             return path
+        case .remote(let url):
+            let path = directory + "/source"
+            let result = try await HTTPTransfer(addressPolicy: configuration.addressPolicy)
+                .download(from: url, to: path, limits: configuration.downloadLimits)
+            logger.info("fetched \(result.bytes) bytes from \(redactedSource(url))")
+            return path
         }
-        let path = directory + "/source"
-        let result = try await HTTPTransfer(addressPolicy: configuration.addressPolicy)
-            .download(from: uri, to: path, limits: configuration.downloadLimits)
-        logger.info("fetched \(result.bytes) bytes from \(redactedSource(uri))")
-        return path
     }
 
     /// Runs `spotter landmarks` on the video in a child process with a time limit.
     private func findLandmarks(in video: String, hands: Bool) async throws -> (LandmarkTrack, [String]) {
         let trackPath = directory + "/track.jsonl", warningsPath = directory + "/warnings.json"
-        var arguments = [
-            "landmarks", video, "--out", trackPath, "--warnings-out", warningsPath,
-            "--max-fps", String(AnalysisOptions.maxFrameRate),
-        ]
-        if hands { arguments.append("--hands") }
+        let arguments = CommandContract.landmarksArguments(
+            video: video, trackPath: trackPath, warningsPath: warningsPath, maxFrameRate: AnalysisOptions.maxFrameRate, hands: hands)
         let child = ChildProcess(executable: configuration.executable, arguments: arguments, timeLimit: configuration.analysisTimeLimit)
         let outcome = try await child.run { [logger] line in logger.debug("analysis: \(line)") }
         guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
@@ -72,7 +69,7 @@ struct AnalysisChildFailure: Error, CustomStringConvertible {
         reason = outcome.failureReason() ?? "the analysis failed"
         kind = switch outcome.termination {
         // Bad or unsupported input, bad usage: the same again next time.
-        case .exited(let status) where status == 64 || status == 65: .permanent
+        case .exited(let status) where CommandContract.isPermanent(exitStatus: status): .permanent
         case .exited: .retryable
         // A decoder that crashed or hung on this input will do so again; a
         // SIGKILL from outside (the kernel's out-of-memory killer) may not.
@@ -87,6 +84,6 @@ struct AnalysisChildFailure: Error, CustomStringConvertible {
 
 /// A source URI fit for logs and reports: no user name, password or query.
 func redactedSource(_ uri: String) -> String {
-    guard uri.hasPrefix("http://") || uri.hasPrefix("https://") else { return uri }
-    return redactedURL(uri)
+    guard case .remote(let url) = JobSource(uri: uri) else { return uri }
+    return redactedURL(url)
 }

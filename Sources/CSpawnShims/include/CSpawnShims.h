@@ -1,0 +1,16 @@
+// CSpawn_-prefixed shims for the GNU extensions of glibc (2.34 or later) that
+// starting a child needs: Swift's Glibc module is built without _GNU_SOURCE, so
+// these are not visible to Swift directly.
+#ifndef CSPAWN_SHIMS_H
+#define CSPAWN_SHIMS_H
+
+#include <spawn.h>
+
+/// pipe2(2): a pipe whose ends get `flags` (O_CLOEXEC) atomically.
+int CSpawn_pipe2(int ends[2], int flags);
+/// posix_spawn_file_actions_addclosefrom_np: closes every descriptor from `lowest` up in the child.
+int CSpawn_addCloseFrom(posix_spawn_file_actions_t *actions, int lowest);
+/// posix_spawn_file_actions_addchdir_np: changes the child's working directory.
+int CSpawn_addChdir(posix_spawn_file_actions_t *actions, const char *path);
+
+#endif

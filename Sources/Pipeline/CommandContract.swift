@@ -1,0 +1,35 @@
+/// What `spotter` promises the processes that run it — the worker's analysis
+/// child above all — kept in one place that both sides use: the exit status of
+/// each kind of failure (contracts §1), the prefix of the one error line, and
+/// the `spotter landmarks` command line the worker runs.
+public enum CommandContract {
+    /// The start of the one line a failed command writes on standard error.
+    public static let errorPrefix = "spotter: error: "
+
+    /// The exit status a command ends with on a failure of `kind` (sysexits).
+    public static func exitStatus(of kind: FailureKind) -> Int32 {
+        switch kind {
+        case .usage: 64
+        case .badInput: 65
+        case .unavailable: 69
+        case .internalError: 70
+        case .cannotCreate: 73
+        }
+    }
+
+    /// Whether a command that exited with `status` failed for want of a good
+    /// request or input: running it again gives the same failure.
+    public static func isPermanent(exitStatus status: Int32) -> Bool {
+        status == exitStatus(of: .usage) || status == exitStatus(of: .badInput)
+    }
+
+    /// The arguments of `spotter landmarks` that write the track of `video` to
+    /// `trackPath` and the decoder's warnings (a JSON array of strings) to
+    /// `warningsPath`, at most `maxFrameRate` frames a second, with hands or not.
+    public static func landmarksArguments(
+        video: String, trackPath: String, warningsPath: String, maxFrameRate: Double, hands: Bool
+    ) -> [String] {
+        ["landmarks", video, "--out", trackPath, "--warnings-out", warningsPath, "--max-fps", String(maxFrameRate)]
+            + (hands ? ["--hands"] : [])
+    }
+}
