@@ -226,7 +226,7 @@ public struct JobQueue: Sendable {
     }
 
     /// A session's status while its job is in `state`.
-    private static func sessionStatus(_ state: JobState) -> String {
+    static func sessionStatus(_ state: JobState) -> String {
         switch state {
         case .queued: "pending"
         case .running: "analysing"

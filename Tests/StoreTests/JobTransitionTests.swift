@@ -77,17 +77,7 @@ struct JobTransitionTests {
             #expect((stored.leasedBy != nil) == (expected.state == .running), "\(where_): a lease only while running")
             #expect((stored.finishedAt != nil) == expected.state.isFinished, "\(where_): finished_at only when finished")
             let status = try await connection.query("SELECT status FROM sessions WHERE id = $1", [job.sessionID])[0]
-            #expect(try status.decode("status", as: String.self) == Self.sessionStatus(expected.state), "\(where_)")
-        }
-    }
-
-    static func sessionStatus(_ state: JobState) -> String {
-        switch state {
-        case .queued: "pending"
-        case .running: "analysing"
-        case .succeeded: "analysed"
-        case .failed, .dead: "failed"
-        case .cancelled: "cancelled"
+            #expect(try status.decode("status", as: String.self) == JobQueue.sessionStatus(expected.state), "\(where_)")
         }
     }
 }
