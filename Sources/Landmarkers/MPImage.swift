@@ -73,8 +73,9 @@ public final class MPImage: @unchecked Sendable {
 
     /// Decodes a JPEG or PNG file with MediaPipe's own decoder, which applies EXIF
     /// orientation. A file cut short is refused, not decoded as far as it goes.
-    public convenience init(contentsOfFile path: String, orientation: Orientation = .up) throws {
-        let engine = try MediaPipeEngine.fromEnvironment()
+    /// `engine` is the installation whose landmarkers will read it (default: the environment's).
+    public convenience init(contentsOfFile path: String, orientation: Orientation = .up, engine: MediaPipeEngine? = nil) throws {
+        let engine = try engine ?? MediaPipeEngine.fromEnvironment()
         guard let bytes = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
             throw LandmarkerError(.unreadableImage, "\(path): \(reason)")
@@ -97,9 +98,9 @@ public final class MPImage: @unchecked Sendable {
     ///   - bytesPerRow: the row stride; `nil` for rows packed without padding.
     public convenience init(
         pixels: UnsafeRawBufferPointer, width: Int, height: Int, format: PixelFormat,
-        bytesPerRow: Int? = nil, orientation: Orientation = .up
+        bytesPerRow: Int? = nil, orientation: Orientation = .up, engine: MediaPipeEngine? = nil
     ) throws {
-        let engine = try MediaPipeEngine.fromEnvironment()
+        let engine = try engine ?? MediaPipeEngine.fromEnvironment()
         let image = try Self.copy(pixels, width: width, height: height, format: format, bytesPerRow: bytesPerRow, engine: engine)
         self.init(engine: engine, pointer: image, orientation: orientation)
     }
@@ -107,9 +108,9 @@ public final class MPImage: @unchecked Sendable {
     /// Copies 8-bit interleaved pixels from an array; see the pointer form.
     public convenience init(
         pixels: [UInt8], width: Int, height: Int, format: PixelFormat,
-        bytesPerRow: Int? = nil, orientation: Orientation = .up
+        bytesPerRow: Int? = nil, orientation: Orientation = .up, engine: MediaPipeEngine? = nil
     ) throws {
-        let engine = try MediaPipeEngine.fromEnvironment()
+        let engine = try engine ?? MediaPipeEngine.fromEnvironment()
         let image = try pixels.withUnsafeBytes {
             try Self.copy($0, width: width, height: height, format: format, bytesPerRow: bytesPerRow, engine: engine)
         }

@@ -21,9 +21,11 @@ public final class PoseLandmarker: Sendable {
 
     /// Makes a landmarker; throws if an option is out of range, the engine or the
     /// model is missing, or MediaPipe refuses the model.
-    public init(options: PoseLandmarkerOptions) throws {
+    ///
+    /// `engine` is the MediaPipe installation to run on (default: the one the environment names).
+    public init(options: PoseLandmarkerOptions, engine: MediaPipeEngine? = nil) throws {
         try options.validate()
-        let engine = try MediaPipeEngine.fromEnvironment()
+        let engine = try engine ?? MediaPipeEngine.fromEnvironment()
         self.options = options
         self.runner = try VisionTaskRunner(
             engine: engine, baseOptions: options.baseOptions, runningMode: options.runningMode

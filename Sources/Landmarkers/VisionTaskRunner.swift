@@ -127,9 +127,19 @@ final class VisionTaskRunner<Calls: VisionTaskCalls>: @unchecked Sendable {
         if let error { engine.api.pointee.MpErrorFree(error) }
     }
 
+    /// The image's processing options, once it is known to belong to this task's engine.
+    private func processingOptions(_ image: MPImage) throws -> MpImageProcessingOptions {
+        guard image.engine === engine else {
+            throw LandmarkerError(
+                .invalidImage,
+                "the image was made by the MediaPipe engine \(image.engine.libraryPath), not this \(Calls.name)'s \(engine.libraryPath)")
+        }
+        return try image.processingOptions()
+    }
+
     func detect(_ image: MPImage) throws -> Calls.Result {
         try require(.image, for: "detect(image:)")
-        let options = try image.processingOptions()
+        let options = try processingOptions(image)
         return try state.withLock { _ in
             try run(timestamp: 0) { result, error in
                 withUnsafePointer(to: options) {
@@ -141,7 +151,7 @@ final class VisionTaskRunner<Calls: VisionTaskCalls>: @unchecked Sendable {
 
     func detect(videoFrame image: MPImage, timestamp: Int) throws -> Calls.Result {
         try require(.video, for: "detect(videoFrame:timestampInMilliseconds:)")
-        let options = try image.processingOptions()
+        let options = try processingOptions(image)
         return try state.withLock { state in
             try Self.advance(&state, to: timestamp)
             return try run(timestamp: timestamp) { result, error in
@@ -154,7 +164,7 @@ final class VisionTaskRunner<Calls: VisionTaskCalls>: @unchecked Sendable {
 
     func detectAsync(_ image: MPImage, timestamp: Int) throws {
         try require(.liveStream, for: "detectAsync(image:timestampInMilliseconds:)")
-        let options = try image.processingOptions()
+        let options = try processingOptions(image)
         try state.withLock { state in
             try Self.advance(&state, to: timestamp)
             try engine.check(.detectionFailed, "the \(Calls.name) refused the frame at \(timestamp) ms") { error in

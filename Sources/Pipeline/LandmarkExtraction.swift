@@ -66,23 +66,27 @@ public enum LandmarkExtraction {
     ) async throws -> LandmarkSummary {
         let kind = try InputKind.of(inputPath)
         // Engine and models before any decoding: a missing installation is reported at once.
-        _ = try MediaPipeEngine.load(libraryPath: installation.libraryPath)
+        // Every landmarker and image below runs on this engine, the one the caller named.
+        let engine = try MediaPipeEngine.load(libraryPath: installation.libraryPath)
         try MediaPipeInstallation.requireModel(at: installation.poseModelPath)
         if options.hands { try MediaPipeInstallation.requireModel(at: installation.handModelPath(options.handModel)) }
+        // Loading the models blocks for a while: off Swift's cooperative pool.
+        let landmarkers = try await offThePool("loading the models") {
+            try LandmarkerPair(options: options, installation: installation, engine: engine, mode: kind == .image ? .image : .video)
+        }
         switch kind {
-        case .image: return try image(inputPath, options: options, installation: installation, into: sink)
+        case .image: return try await image(inputPath, landmarkers: landmarkers, engine: engine, into: sink)
         case .video:
-            return try await video(inputPath, options: options, installation: installation, progress: progress, into: sink)
+            return try await video(inputPath, options: options, landmarkers: landmarkers, engine: engine, progress: progress, into: sink)
         }
     }
 
     private static func image(
-        _ path: String, options: LandmarkOptions, installation: MediaPipeInstallation, into sink: some FrameSink
-    ) throws -> LandmarkSummary {
-        let image = try MPImage(contentsOfFile: path)
-        let landmarkers = try LandmarkerPair(options: options, installation: installation, mode: .image)
-        let poses = try landmarkers.pose.detect(image: image)
-        let hands = try landmarkers.hand?.detect(image: image)
+        _ path: String, landmarkers: LandmarkerPair, engine: MediaPipeEngine, into sink: some FrameSink
+    ) async throws -> LandmarkSummary {
+        let image = try await offThePool("decoding \(path)") { try MPImage(contentsOfFile: path, engine: engine) }
+        let poses = try await landmarkers.pose.detect(image: image)
+        let hands = try await landmarkers.hand?.detect(image: image)
         try sink.start(LandmarkTrackHeader(fps: 0, width: image.width, height: image.height, source: path))
         var summary = LandmarkSummary()
         try summary.record(LandmarkTrackFrame(timestampMilliseconds: 0, poses: poses, hands: hands), to: sink)
@@ -90,11 +94,10 @@ public enum LandmarkExtraction {
     }
 
     private static func video(
-        _ path: String, options: LandmarkOptions, installation: MediaPipeInstallation,
+        _ path: String, options: LandmarkOptions, landmarkers: LandmarkerPair, engine: MediaPipeEngine,
         progress: @escaping (LandmarkProgress) -> Void, into sink: some FrameSink
     ) async throws -> LandmarkSummary {
         let reader = try await VideoReader.open(path: path, options: options.decoding)
-        let landmarkers = try LandmarkerPair(options: options, installation: installation, mode: .video)
         try sink.start(LandmarkTrackHeader(
             fps: reader.samplingRate ?? reader.info.averageFrameRate ?? 0,
             width: reader.frameWidth, height: reader.frameHeight, source: path))
@@ -102,7 +105,7 @@ public enum LandmarkExtraction {
         let frames = reader.frames()
         do {
             for try await frame in frames {
-                let image = try MPImage(pixels: frame.pixels, width: frame.width, height: frame.height, format: .rgb)
+                let image = try MPImage(pixels: frame.pixels, width: frame.width, height: frame.height, format: .rgb, engine: engine)
                 let found = try await landmarkers.detect(videoFrame: image, at: frame.timestampMilliseconds)
                 try summary.record(
                     LandmarkTrackFrame(timestampMilliseconds: frame.timestampMilliseconds, poses: found.poses, hands: found.hands),
@@ -159,16 +162,16 @@ private final class CollectingSink: FrameSink {
 }
 
 /// The pose landmarker, and the hand landmarker if asked for, in one running mode.
-private struct LandmarkerPair {
+private struct LandmarkerPair: Sendable {
     let pose: PoseLandmarker
     let hand: HandLandmarker?
 
-    init(options: LandmarkOptions, installation: MediaPipeInstallation, mode: RunningMode) throws {
+    init(options: LandmarkOptions, installation: MediaPipeInstallation, engine: MediaPipeEngine, mode: RunningMode) throws {
         var poseOptions = PoseLandmarkerOptions()
         poseOptions.baseOptions.modelAssetPath = installation.poseModelPath
         poseOptions.runningMode = mode
         poseOptions.numPoses = options.numPoses
-        pose = try PoseLandmarker(options: poseOptions)
+        pose = try PoseLandmarker(options: poseOptions, engine: engine)
         guard options.hands else {
             hand = nil
             return
@@ -177,7 +180,7 @@ private struct LandmarkerPair {
         handOptions.baseOptions.modelAssetPath = installation.handModelPath(options.handModel)
         handOptions.runningMode = mode
         handOptions.numHands = options.numHands
-        hand = try HandLandmarker(options: handOptions)
+        hand = try HandLandmarker(options: handOptions, engine: engine)
     }
 
     /// Runs both landmarkers on a video frame at once, each on its own queue.

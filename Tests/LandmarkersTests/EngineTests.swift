@@ -13,6 +13,22 @@ struct EngineTests {
         #expect(first.libraryPath == TestAssets.installation.libraryPath)
     }
 
+    @Test("a landmarker runs on the engine its caller gives, and refuses an image made by another")
+    func engineFromTheCaller() throws {
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("libmediapipe-\(UUID()).so").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: TestAssets.installation.libraryPath)
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        let engine = try MediaPipeEngine.load(libraryPath: link)
+        #expect(engine !== (try MediaPipeEngine.fromEnvironment()) && engine.libraryPath == link)
+
+        let landmarker = try PoseLandmarker(options: .installed(), engine: engine)
+        let own = try MPImage(contentsOfFile: TestAssets.photo("bus.jpg"), engine: engine)
+        #expect(!(try landmarker.detect(image: own).landmarks.isEmpty))
+        let theEnvironments = try MPImage(contentsOfFile: TestAssets.photo("bus.jpg"))
+        let error = #expect(throws: LandmarkerError.self) { try landmarker.detect(image: theEnvironments) }
+        #expect(error?.code == .invalidImage && error?.message.contains(link) == true, "\(String(describing: error))")
+    }
+
     @Test("a missing engine is unavailable, with the command that installs it")
     func missing() {
         let error = #expect(throws: LandmarkerError.self) {

@@ -177,12 +177,3 @@ final class RunningChild: Sendable {
         return status
     }
 }
-
-/// Runs `body` on a new thread of its own, for work that blocks.
-func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.name = name
-        thread.start()
-    }
-}
