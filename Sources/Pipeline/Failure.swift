@@ -62,6 +62,9 @@ public func describeFailure(_ error: any Error) -> (kind: FailureKind, message: 
         (.unavailable, error.description)
     case let error as AtomicFile.Failure:
         (.cannotCreate, error.description)
+    case let error as RuleVersions.Conflict:
+        // The worker's rule file changed without a new version: fixable only by the operator.
+        (.unavailable, "the rules installed here differ from the stored text: \(error)")
     case let error as PipelineError:
         (error.code == .outputFailed ? .cannotCreate : .badInput, error.message)
     default:

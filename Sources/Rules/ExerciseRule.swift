@@ -19,6 +19,8 @@ public struct ExerciseRule: Sendable {
     var faults: [FaultDefinition]
     /// The file the rules came from.
     public var file: String
+    /// The text they were read from: what `rulesVersion` names once stored (`rule_versions`).
+    public var text: String
 
     /// `squat@3`, as reports carry it.
     public var rulesVersion: String { "\(exercise)@\(version)" }

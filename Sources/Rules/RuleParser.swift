@@ -5,6 +5,7 @@ extension ExerciseRule {
     /// file and line: YAML syntax, unknown keys, unknown landmarks or signals,
     /// out-of-range thresholds, faults that do not fit the movement.
     public init(yaml: String, file: String) throws {
+        self.text = yaml
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: yaml) else { throw RuleError(file: file, line: 0, reason: "empty rule file") }

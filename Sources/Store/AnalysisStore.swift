@@ -68,9 +68,40 @@ public struct AnalysisStore: Sendable {
         return try LandmarkTrackPacking.unpack(try row.decode("data"), name: "the stored track of session \(sessionID)")
     }
 
+    /// A session's latest analysis from the database alone, as a report page
+    /// needs it: the stored report, and the stored track scored again with the
+    /// stored rule text the report names — the same report, with the key signal
+    /// and held spans a page plots. Nil when the session has no analysis within
+    /// `scope` (another organization's answers the same).
+    public func storedAnalysis(sessionID: UUID, _ scope: TenantScope) async throws -> StoredAnalysis? {
+        let rows = try await queue.connection.query("""
+            SELECT report::text AS report FROM analyses
+            WHERE session_id = $1 AND ($2::uuid IS NULL OR organization_id = $2)
+            ORDER BY created_at DESC LIMIT 1
+            """, [sessionID, scope.organizationID])
+        guard let row = rows.first, let track = try await track(sessionID: sessionID, scope) else { return nil }
+        let report = try SessionReport.decode(Data(try row.decode("report", as: String.self).utf8))
+        let named = report.rulesVersion.split(separator: "@")
+        guard named.count == 2, let version = Int(named[1]),
+              let text = try await RuleVersions.text(exercise: String(named[0]), version: version, on: queue.connection)
+        else {
+            throw RuleError(file: "rule_versions", line: 0, reason: "no stored text for \(report.rulesVersion), which session \(sessionID) was scored with")
+        }
+        let rule = try ExerciseRule(yaml: text, file: "rule_versions \(report.rulesVersion)")
+        var analysis = Scorer(rule: rule).score(track)
+        analysis.report = report
+        return StoredAnalysis(analysis: analysis, rule: rule)
+    }
+
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
+}
+
+/// An analysis served from the database: the stored report with what its page plots, and the rule it was scored with.
+public struct StoredAnalysis: Sendable {
+    public var analysis: Analysis
+    public var rule: ExerciseRule
 }

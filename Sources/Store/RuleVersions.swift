@@ -1,4 +1,5 @@
 import Postgres
+import Rules
 
 /// Exercise rules as admins published them: each version once, never changed.
 public enum RuleVersions {
@@ -16,6 +17,21 @@ public enum RuleVersions {
         public var description: String {
             "\(exercise)@\(version) is already published with different contents; raise the rule's version to publish a change"
         }
+    }
+
+    /// Records the text a job is scored with, so that the report's
+    /// `rules_version` names a stored text: stored the first time, the same
+    /// text again is fine, another text under the same version is a `Conflict`
+    /// (the file changed without a new version).
+    public static func record(_ rule: ExerciseRule, on connection: PostgresConnection) async throws {
+        _ = try await publish(exercise: rule.exercise, version: rule.version, body: rule.text, on: connection)
+    }
+
+    /// The text stored as version `version` of `exercise`, nil when there is none.
+    public static func text(exercise: String, version: Int, on connection: PostgresConnection) async throws -> String? {
+        try await connection.query(
+            "SELECT body FROM rule_versions WHERE exercise = $1 AND version = $2", [exercise, String(version)]
+        ).first?.decode("body", as: String.self)
     }
 
     /// Records `body` as version `version` of `exercise`.

@@ -1,6 +1,7 @@
 import Foundation
 import Pipeline
 import Postgres
+import Rules
 import ServiceLifecycle
 import Logging
 import Store
@@ -33,6 +34,34 @@ struct AnalysisWorkerTests {
         #expect(try await fixture.count("SELECT count(*)::int AS count FROM sessions WHERE status = 'analysed'") == 3)
         let stored = try #require(try await AnalysisStore(queue: fixture.queue).track(sessionID: video.sessionID, .allOrganizations))
         #expect(stored.frames.count > 100 && stored.header.source.hasSuffix("mannequin-squat.mp4"))
+
+        // The report names a stored rule text; that text on the stored track gives the stored report again,
+        // with the key signal its page plots: a page served from the database alone.
+        let served = try #require(try await AnalysisStore(queue: fixture.queue).storedAnalysis(sessionID: video.sessionID, .allOrganizations))
+        let file = fixture.configuration.rulesDirectory + "/squat.yaml"
+        #expect(served.rule.text == (try String(contentsOfFile: file, encoding: .utf8)))
+        var rescored = Scorer(rule: served.rule).score(stored).report
+        rescored.warnings = served.analysis.report.warnings
+        #expect(rescored == served.analysis.report, "the stored text and track reproduce the stored report")
+        #expect(served.analysis.keySignal.times.count == stored.frames.count && served.analysis.report.repCount == 5)
+        #expect(try await AnalysisStore(queue: fixture.queue).storedAnalysis(sessionID: video.sessionID, .organization(UUID())) == nil)
+    }
+
+    @Test("a rule file changed without a new version fails its jobs with the reason, and is not scored", .postgresDatabase)
+    func changedRuleWithoutNewVersion() async throws {
+        var fixture = try await WorkerFixture()
+        let rules = fixture.directory + "/rules"
+        try FileManager.default.createDirectory(atPath: rules, withIntermediateDirectories: true)
+        let original = try String(contentsOfFile: fixture.configuration.rulesDirectory + "/squat.yaml", encoding: .utf8)
+        let rule = try ExerciseRule(yaml: original, file: "squat.yaml")
+        _ = try await RuleVersions.publish(exercise: "squat", version: rule.version, body: original, on: fixture.queue.connection)
+        try (original + "\n# changed after it was published\n").write(toFile: rules + "/squat.yaml", atomically: true, encoding: .utf8)
+        fixture.configuration.rulesDirectory = rules
+        let job = try await fixture.enqueue(try fixture.squatTrack(reps: 2), maxAttempts: 1)
+        let finished = try await withWorker(fixture.configuration) { try await fixture.wait(for: [job.id]) }[0]
+        #expect(finished.state == .dead || finished.state == .failed)
+        #expect(finished.lastError?.contains("squat@\(rule.version) is already published with different contents") == true, "\(finished.lastError ?? "")")
+        #expect(try await fixture.count("SELECT count(*)::int AS count FROM analyses") == 0)
     }
 
     @Test("bad input fails its job at once with the reason, and the worker goes on serving", .postgresDatabase)

@@ -34,7 +34,8 @@ struct JobRunner: Sendable {
         logger.info("running \(job.kind.rawValue) of \(redactedSource(claimed.sourceURI)) for \(claimed.exercise)")
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let analysis = SessionJob(claimed: claimed, configuration: configuration, directory: directory, logger: logger)
+            let analysis = SessionJob(
+                claimed: claimed, configuration: configuration, connection: queue.connection, directory: directory, logger: logger)
             let (report, track) = try await whileHeartbeating(claimed.lease) { try await analysis.run() }
             try await AnalysisStore(queue: queue).complete(claimed, report: report, track: track)
             logger.info("done: \(report.repCount) rep(s), \(report.faults.count) fault(s)")

@@ -1,6 +1,7 @@
 import Foundation
 import LandmarkTracks
 import Logging
+import Postgres
 import Rules
 import Store
 import Transfer
@@ -11,12 +12,16 @@ import Transfer
 struct SessionJob: Sendable {
     let claimed: ClaimedJob
     let configuration: WorkerConfiguration
+    /// Where the rule text it scores with is recorded.
+    let connection: PostgresConnection
     /// This job's own scratch directory.
     let directory: String
     let logger: Logger
 
     func run() async throws -> (SessionReport, LandmarkTrack) {
         let rule = try RuleBook.rule(for: claimed.exercise, in: configuration.rulesDirectory)
+        // The report's rules_version must name the very text it was scored with.
+        try await RuleVersions.record(rule, on: connection)
         let input = try await fetchSource()
         var (track, warnings) = switch claimed.job.kind {
         case .scoreTrack: (try SessionAnalysis.readTrack(at: input), [String]())
