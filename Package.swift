@@ -7,8 +7,11 @@
 //   → rules (Rules: reps, faults, the report) → report pages (ReportPages)
 //   → store (Store over Postgres over CLibPQ: jobs, reports, reps, faults, tracks, outbox)
 //   → notify (Transfer over CCurl: fetching videos, delivering webhooks)
-// and only `Pipeline` (one analysis, and the worker that runs jobs) sees every
-// stage; `spotter` is the command line on top.
+// `Analysis` runs decode → landmark → rules for one input; `Worker` is the
+// service that runs jobs from the store (analysis in a child process, fetching
+// over Transfer); `Contracts` is what every module, the command line and an API
+// share without dragging in any stage (failure kinds and safe messages, the
+// command line's contract with the worker); `spotter` is the command line on top.
 import PackageDescription
 
 let package = Package(
@@ -47,41 +50,52 @@ let package = Package(
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
 
         // HTTP(S) downloads and POSTs over libcurl, with limits and an address policy against SSRF.
-        .target(name: "Transfer", dependencies: ["CCurl", "CCurlShims", "AtomicFiles"]),
+        .target(name: "Transfer", dependencies: ["CCurl", "CCurlShims", "AtomicFiles", "Contracts"]),
+
+        // What every module, the command line, the worker and an API share: failure kinds with
+        // messages safe to show, and the command line's contract with the worker. No dependencies.
+        .target(name: "Contracts"),
+
+        // Blocking C work off Swift's cooperative pool.
+        .target(name: "BlockingWork"),
 
         // Files that appear whole or not at all: downloads and the command line's outputs.
-        .target(name: "AtomicFiles"),
+        .target(name: "AtomicFiles", dependencies: ["Contracts"]),
 
         // Decode stage: video files and byte sources to upright RGB frames with exact timestamps.
-        .target(name: "Media", dependencies: ["CFFmpeg", "CFFmpegShims"]),
+        .target(name: "Media", dependencies: ["CFFmpeg", "CFFmpegShims", "Contracts"]),
 
         // Landmark stage: MediaPipe Pose and Hand Landmarker with the iOS Tasks API.
-        .target(name: "Landmarkers", dependencies: ["CMediaPipe"]),
+        .target(name: "Landmarkers", dependencies: ["CMediaPipe", "Contracts"]),
 
         // The `spotter.landmarks/v1` track format (contracts §2).
-        .target(name: "LandmarkTracks"),
+        .target(name: "LandmarkTracks", dependencies: ["Contracts"]),
 
         // Rules stage: exercise rules as data (Rules/*.yaml), scored on landmark tracks.
-        .target(name: "Rules", dependencies: ["LandmarkTracks", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Rules", dependencies: ["LandmarkTracks", "Contracts", .product(name: "Yams", package: "Yams")]),
 
         // Reports as self-contained HTML pages for coaches, with the key signal plotted.
         .target(name: "ReportPages", dependencies: ["Rules"]),
 
         // libpq (PostgreSQL 15 client on Debian 12), and a small Swift layer over it.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "Postgres", dependencies: ["CLibPQ"]),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "Contracts"]),
 
         // Store stage: migrations, the job queue, analyses and their reps and faults in PostgreSQL.
-        .target(name: "Store", dependencies: ["Postgres", "Rules", "LandmarkTracks"]),
+        .target(name: "Store", dependencies: ["Postgres", "Rules", "LandmarkTracks", "Contracts"]),
 
         // Starting the analysis child: glibc's GNU extensions, which Swift's Glibc module hides.
         .target(name: "CSpawnShims"),
 
-        // Runs the stages for one input; the only module that sees every stage.
+        // One analysis: decode → landmark → rules, for a video, an image or a track.
+        .target(name: "Analysis", dependencies: ["Media", "Landmarkers", "LandmarkTracks", "Rules", "Contracts", "BlockingWork"]),
+
+        // The worker service: claims jobs, runs the analysis in a child process (`spotter
+        // landmarks`), fetches sources, scores and stores. No decoder or engine in it.
         .target(
-            name: "Pipeline",
+            name: "Worker",
             dependencies: [
-                "Media", "Landmarkers", "LandmarkTracks", "Rules", "Postgres", "Store", "Transfer", "CSpawnShims", "AtomicFiles",
+                "LandmarkTracks", "Rules", "Postgres", "Store", "Transfer", "Contracts", "BlockingWork", "CSpawnShims",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -89,7 +103,8 @@ let package = Package(
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Pipeline", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer", "AtomicFiles",
+                "Analysis", "Worker", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
+                "AtomicFiles",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -113,18 +128,18 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "TransferTests", dependencies: ["Transfer", "TestSupport"]),
         .testTarget(
-            name: "PipelineTests", dependencies: ["Pipeline", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
+            name: "AnalysisTests", dependencies: ["Analysis", "Contracts", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Postgres", "Rules", "LandmarkTracks", "SyntheticMotion", "TestSupport"]),
         .testTarget(
             name: "WorkerTests",
             dependencies: [
-                "Pipeline", "Store", "Postgres", "LandmarkTracks", "SyntheticMotion", "TestSupport", "spotter",
+                "Worker", "Contracts", "Store", "Postgres", "Rules", "LandmarkTracks", "SyntheticMotion", "TestSupport", "spotter",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "TestSupport", "SyntheticMotion", "LandmarkTracks"]),
+        .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "Contracts", "TestSupport", "SyntheticMotion", "LandmarkTracks"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

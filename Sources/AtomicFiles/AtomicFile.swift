@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 #if canImport(Glibc)
@@ -85,3 +86,8 @@ private let systemWrite = Glibc.write
 #else
 private let systemWrite = Darwin.write
 #endif
+
+extension AtomicFile.Failure: DescribedFailure {
+    public var failureKind: FailureKind { .cannotCreate }
+    public var safeMessage: String { description }
+}

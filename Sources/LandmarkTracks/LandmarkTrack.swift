@@ -17,6 +17,19 @@ extension LandmarkTrack {
     /// Rows in a hand: MediaPipe's 21 landmarks.
     public static let handRows = 21
 
+    /// Reads and checks the track in the file at `path` (see `init(contentsOf:name:)`);
+    /// a missing or unreadable file is a `TrackError` naming it.
+    public init(contentsOfFile path: String) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+            throw TrackError(file: path, line: 0, reason: reason)
+        }
+        try self.init(contentsOf: data, name: path)
+    }
+
     /// Reads and checks a track: the header's format and size, every frame's
     /// shape (33 pose rows, 21 hand rows, 3 or 5 finite numbers a row) and
     /// timestamps in increasing order. Errors name the file and the line.

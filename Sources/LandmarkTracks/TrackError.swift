@@ -1,3 +1,5 @@
+import Contracts
+
 /// A problem in a track file, with the line it is on.
 public struct TrackError: Error, Sendable, CustomStringConvertible {
     /// The file, as named by the caller.
@@ -6,5 +8,10 @@ public struct TrackError: Error, Sendable, CustomStringConvertible {
     public var line: Int
     public var reason: String
 
-    public var description: String { "\(file):\(line): \(reason)" }
+    public var description: String { line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)" }
+}
+
+extension TrackError: DescribedFailure {
+    public var failureKind: FailureKind { .badInput }
+    public var safeMessage: String { description }
 }

@@ -1,3 +1,5 @@
+import Contracts
+
 /// An error from the landmark stage: the engine, a model, an image or a detection.
 ///
 /// `message` is safe to show to a user; `mediaPipeStatus` and `mediaPipeMessage`
@@ -66,4 +68,17 @@ public struct LandmarkerError: Error, Sendable, CustomStringConvertible {
         guard let mediaPipeMessage, !mediaPipeMessage.isEmpty else { return message }
         return "\(message) (MediaPipe: \(mediaPipeMessage))"
     }
+}
+
+extension LandmarkerError: DescribedFailure {
+    public var failureKind: FailureKind {
+        switch code {
+        case .engineUnavailable, .modelUnavailable: .unavailable
+        case .unreadableImage, .invalidImage: .badInput
+        case .invalidOptions: .usage
+        default: .internalError
+        }
+    }
+
+    public var safeMessage: String { description }
 }

@@ -1,3 +1,5 @@
+import Contracts
+
 /// An error of the video stage: the input is unreadable, not a video Spotter
 /// takes, over a limit, or broken beyond use.
 ///
@@ -70,4 +72,9 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         if let logged = LibavLog.lastError { error.ffmpegMessage = logged }
         return error
     }
+}
+
+extension MediaError: DescribedFailure {
+    public var failureKind: FailureKind { .badInput }
+    public var safeMessage: String { description }
 }

@@ -1,3 +1,5 @@
+import Contracts
+
 /// An error talking to PostgreSQL: the server could not be reached, the
 /// connection was lost, the server refused a statement, or a value in a row was
 /// not what the caller asked for.
@@ -18,6 +20,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
             case connectionLost
             case server
             case decoding
+            case busy
         }
 
         let base: Base
@@ -31,6 +34,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         public static let server = Code(base: .server)
         /// A column's value could not be read as the type asked for.
         public static let decoding = Code(base: .decoding)
+        /// Every connection of a pool stayed lent past its wait limit.
+        public static let busy = Code(base: .busy)
 
         public var description: String { base.rawValue }
     }
@@ -81,7 +86,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// (serialization failure, deadlock, shutting down, too many connections).
     public var isTransient: Bool {
         switch code.base {
-        case .connectionFailed, .connectionLost: return true
+        case .connectionFailed, .connectionLost, .busy: return true
         case .decoding: return false
         case .server:
             guard let sqlState else { return false }
@@ -92,4 +97,13 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
 
     /// A unique constraint was violated (SQLSTATE 23505).
     public var isUniqueViolation: Bool { sqlState == "23505" }
+}
+
+extension PostgresError: DescribedFailure {
+    public var failureKind: FailureKind {
+        code == .connectionFailed || code == .connectionLost || code == .busy ? .unavailable : .internalError
+    }
+
+    public var safeMessage: String { "database: \(description)" }
+    public var operatorMessage: String { "database: \(debugDescription)" }
 }

@@ -1,3 +1,5 @@
+import Contracts
+
 /// A problem in a rule file, with the line it is on.
 public struct RuleError: Error, Sendable, CustomStringConvertible {
     /// The file, as named by the caller.
@@ -26,4 +28,14 @@ public struct UnknownExercise: Error, Sendable, CustomStringConvertible {
     public var description: String {
         "no rule for exercise \"\(name)\" in \(directory) (known: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
     }
+}
+
+extension RuleError: DescribedFailure {
+    public var failureKind: FailureKind { .badInput }
+    public var safeMessage: String { description }
+}
+
+extension UnknownExercise: DescribedFailure {
+    public var failureKind: FailureKind { .usage }
+    public var safeMessage: String { description }
 }

@@ -1,3 +1,5 @@
+import Contracts
+
 /// A queue operation that cannot be done: the job is missing, the caller's lease
 /// is gone, or the job's state does not allow it.
 public struct JobQueueError: Error, Sendable, CustomStringConvertible {
@@ -13,4 +15,9 @@ public struct JobQueueError: Error, Sendable, CustomStringConvertible {
     public var message: String
 
     public var description: String { message }
+}
+
+extension JobQueueError: DescribedFailure {
+    public var failureKind: FailureKind { code == .leaseLost ? .internalError : .usage }
+    public var safeMessage: String { message }
 }

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 /// One schema migration: `Migrations/NNNN_name.sql`, plain SQL, applied once in
@@ -50,4 +51,9 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     public var reason: String
 
     public var description: String { "\(file): \(reason)" }
+}
+
+extension MigrationError: DescribedFailure {
+    public var failureKind: FailureKind { .badInput }
+    public var safeMessage: String { description }
 }

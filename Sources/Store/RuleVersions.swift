@@ -1,3 +1,4 @@
+import Contracts
 import Postgres
 import Rules
 
@@ -54,4 +55,10 @@ public enum RuleVersions {
             return .alreadyPublished
         }
     }
+}
+
+extension RuleVersions.Conflict: DescribedFailure {
+    /// The worker's rule file changed without a new version: fixable only by the operator.
+    public var failureKind: FailureKind { .unavailable }
+    public var safeMessage: String { "the rules installed here differ from the stored text: \(description)" }
 }

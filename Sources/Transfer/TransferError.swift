@@ -1,3 +1,5 @@
+import Contracts
+
 /// A failed HTTP transfer: the URL is unusable or refused, the server is
 /// unreachable or answered with an error, or the transfer broke a limit.
 ///
@@ -106,4 +108,9 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         guard let curlMessage else { return message }
         return "\(message) (curl: \(curlMessage))"
     }
+}
+
+extension TransferError: DescribedFailure {
+    public var failureKind: FailureKind { isRetryable ? .unavailable : .badInput }
+    public var safeMessage: String { description }
 }

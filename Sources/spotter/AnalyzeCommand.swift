@@ -1,8 +1,9 @@
+import Analysis
 import ArgumentParser
 import AtomicFiles
+import Contracts
 import Foundation
 import Landmarkers
-import Pipeline
 import ReportPages
 import Rules
 

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Contracts
 import Foundation
-import Pipeline
 
 /// Reports `error` as the one line `spotter: error: …` on standard error (the
 /// operator's view: a database server's own message included) and returns the

@@ -1,9 +1,10 @@
+import Analysis
 import ArgumentParser
 import AtomicFiles
+import Contracts
 import Foundation
 import Landmarkers
 import Logging
-import Pipeline
 
 extension Spotter {
     struct Landmarks: AsyncParsableCommand {

@@ -1,6 +1,7 @@
+import Analysis
 import ArgumentParser
+import Contracts
 import Foundation
-import Pipeline
 import Rules
 
 extension Spotter {

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Contracts
 import Foundation
-import Pipeline
 import Rules
 import Store
 

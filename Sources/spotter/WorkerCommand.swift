@@ -1,9 +1,10 @@
 import ArgumentParser
+import Contracts
 import Foundation
 import Logging
-import Pipeline
 import ServiceLifecycle
 import Transfer
+import Worker
 
 extension Spotter {
     struct Worker: AsyncParsableCommand {

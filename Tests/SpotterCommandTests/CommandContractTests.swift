@@ -1,4 +1,4 @@
-import Pipeline
+import Contracts
 import Testing
 
 @testable import spotter

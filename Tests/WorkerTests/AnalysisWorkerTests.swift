@@ -1,12 +1,12 @@
 import Foundation
-import Pipeline
+import Logging
 import Postgres
 import Rules
 import ServiceLifecycle
-import Logging
 import Store
 import Testing
 import TestSupport
+import Worker
 
 @Suite("The analysis worker, on a real database")
 struct AnalysisWorkerTests {

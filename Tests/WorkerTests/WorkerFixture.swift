@@ -1,12 +1,12 @@
 import Foundation
 import LandmarkTracks
 import Logging
-import Pipeline
 import Postgres
 import Store
 import SyntheticMotion
 import Testing
 import TestSupport
+import Worker
 
 /// A migrated database with an organization, a scratch directory, and a worker
 /// configuration with short intervals so that tests run quickly.

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import LandmarkTracks
 import Landmarkers
@@ -13,9 +14,8 @@ public enum HandTracking: String, Sendable, CaseIterable {
 
 /// What `spotter analyze` asks of the stages.
 public struct AnalysisOptions: Sendable {
-    /// The most frames a second an analysis landmarks: reps need no more, and a
-    /// 60 frames/s phone video is then analysed as fast as a 30 frames/s one.
-    public static let maxFrameRate = 30.0
+    /// The most frames a second an analysis landmarks (`CommandContract.maxFrameRate`).
+    public static let maxFrameRate = CommandContract.maxFrameRate
 
     public var hands = HandTracking.auto
     /// Decoding and landmarker options; `hands` there is decided by `hands` here.
@@ -40,14 +40,7 @@ public enum SessionAnalysis {
 
     /// Reads the `spotter.landmarks/v1` track in the file at `path`.
     public static func readTrack(at path: String) throws -> LandmarkTrack {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw PipelineError(.unreadableInput, "\(path): \(reason)", underlying: error)
-        }
-        return try LandmarkTrack(contentsOf: data, name: path)
+        try LandmarkTrack(contentsOfFile: path)
     }
 
     /// Decodes `path` (a video, or a still image), runs the landmarkers in video

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import LandmarkTracks
 import Logging
@@ -24,7 +25,7 @@ struct SessionJob: Sendable {
         try await RuleVersions.record(rule, on: connection)
         let input = try await fetchSource()
         var (track, warnings) = switch claimed.job.kind {
-        case .scoreTrack: (try SessionAnalysis.readTrack(at: input), [String]())
+        case .scoreTrack: (try LandmarkTrack(contentsOfFile: input), [String]())
         case .analyzeVideo: try await findLandmarks(in: input, hands: rule.usesHands)
         }
         track.header.source = redactedSource(claimed.sourceURI)
@@ -39,7 +40,7 @@ struct SessionJob: Sendable {
         switch JobSource(uri: claimed.sourceURI) {
         case .local(let path):
             guard FileManager.default.isReadableFile(atPath: path) else {
-                throw PipelineError(.unreadableInput, "\(path): no such readable file")
+                throw JobSourceError(path: path)
             }
             return path
         case .remote(let url):
@@ -55,13 +56,13 @@ struct SessionJob: Sendable {
     private func findLandmarks(in video: String, hands: Bool) async throws -> (LandmarkTrack, [String]) {
         let trackPath = directory + "/track.jsonl", warningsPath = directory + "/warnings.json"
         let arguments = CommandContract.landmarksArguments(
-            video: video, trackPath: trackPath, warningsPath: warningsPath, maxFrameRate: AnalysisOptions.maxFrameRate, hands: hands)
+            video: video, trackPath: trackPath, warningsPath: warningsPath, maxFrameRate: CommandContract.maxFrameRate, hands: hands)
         let child = ChildProcess(executable: configuration.executable, arguments: arguments, timeLimit: configuration.analysisTimeLimit)
         let outcome = try await child.run { [logger] line in logger.debug("analysis: \(line)") }
         guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
         logger.info("found the landmarks in \(outcome.wallTime)")
         let warnings = try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: warningsPath)))
-        return (try SessionAnalysis.readTrack(at: trackPath), warnings)
+        return (try LandmarkTrack(contentsOfFile: trackPath), warnings)
     }
 }
 
@@ -91,4 +92,12 @@ struct AnalysisChildFailure: Error, CustomStringConvertible {
 func redactedSource(_ uri: String) -> String {
     guard case .remote(let url) = JobSource(uri: uri) else { return uri }
     return redactedURL(url)
+}
+
+/// A job's local source that is not there (or cannot be read).
+struct JobSourceError: DescribedFailure, CustomStringConvertible {
+    var path: String
+    var failureKind: FailureKind { .badInput }
+    var safeMessage: String { "\(path): no such readable file" }
+    var description: String { safeMessage }
 }

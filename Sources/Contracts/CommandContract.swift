@@ -3,6 +3,10 @@
 /// each kind of failure (contracts §1), the prefix of the one error line, and
 /// the `spotter landmarks` command line the worker runs.
 public enum CommandContract {
+    /// The most frames a second an analysis landmarks: reps need no more, and a
+    /// 60 frames/s phone video is then analysed as fast as a 30 frames/s one.
+    public static let maxFrameRate = 30.0
+
     /// The start of the one line a failed command writes on standard error.
     public static let errorPrefix = "spotter: error: "
 

@@ -1,10 +1,11 @@
+import Analysis
+import Contracts
 import Foundation
 import LandmarkTracks
 import Media
-import Pipeline
 import Rules
-import TestSupport
 import Testing
+import TestSupport
 
 /// `spotter analyze VIDEO`: decode, landmarks and rules in one run.
 @Suite("Analysing videos")

@@ -1,3 +1,5 @@
+import BlockingWork
+import Contracts
 import Dispatch
 import Foundation
 import Glibc
@@ -176,4 +178,9 @@ final class RunningChild: Sendable {
         }
         return status
     }
+}
+
+extension ChildProcessError: DescribedFailure {
+    public var failureKind: FailureKind { .unavailable }
+    public var safeMessage: String { description }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
-import Pipeline
 import Synchronization
 import Testing
+import Worker
 
 /// Running one program as a child process under a time limit, with real processes.
 ///

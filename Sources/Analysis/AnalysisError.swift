@@ -1,17 +1,16 @@
-/// An error of the pipeline itself: its input or its output, as opposed to a stage's.
-public struct PipelineError: Error, Sendable, CustomStringConvertible {
+import Contracts
+
+/// An error of an analysis itself — its input, as opposed to a stage's.
+public struct AnalysisError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         enum Base: String, Hashable, Sendable {
             case unreadableInput
-            case outputFailed
         }
 
         let base: Base
 
         /// The input file is missing or cannot be read.
         public static let unreadableInput = Code(base: .unreadableInput)
-        /// The output file could not be written.
-        public static let outputFailed = Code(base: .outputFailed)
 
         public var description: String { base.rawValue }
     }
@@ -32,4 +31,9 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+extension AnalysisError: DescribedFailure {
+    public var failureKind: FailureKind { .badInput }
+    public var safeMessage: String { message }
 }

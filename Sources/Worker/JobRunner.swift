@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import LandmarkTracks
 import Logging

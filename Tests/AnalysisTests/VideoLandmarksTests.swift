@@ -1,10 +1,10 @@
+import Analysis
 import Foundation
-import LandmarkTracks
 import Landmarkers
+import LandmarkTracks
 import Media
-import Pipeline
-import TestSupport
 import Testing
+import TestSupport
 
 /// Videos through the decode and landmark stages, as `spotter landmarks` runs them.
 @Suite("Landmarks of videos")

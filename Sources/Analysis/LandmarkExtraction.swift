@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import LandmarkTracks
 import Landmarkers
@@ -56,7 +57,7 @@ public enum LandmarkExtraction {
         let sink = CollectingSink()
         let summary = try await run(
             inputPath: inputPath, options: options, installation: installation, progress: progress, into: sink)
-        guard let header = sink.header else { throw PipelineError(.unreadableInput, "\(inputPath): no frames") }
+        guard let header = sink.header else { throw AnalysisError(.unreadableInput, "\(inputPath): no frames") }
         return (LandmarkTrack(header: header, frames: sink.frames), summary)
     }
 
@@ -209,7 +210,7 @@ enum InputKind {
     static func of(_ path: String) throws -> InputKind {
         guard let file = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw PipelineError(.unreadableInput, "\(path): \(reason)")
+            throw AnalysisError(.unreadableInput, "\(path): \(reason)")
         }
         defer { try? file.close() }
         let magic = [UInt8]((try? file.read(upToCount: 8)) ?? Data())
