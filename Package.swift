@@ -50,20 +50,20 @@ let package = Package(
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
 
         // HTTP(S) downloads and POSTs over libcurl, with limits and an address policy against SSRF.
-        .target(name: "Transfer", dependencies: ["CCurl", "CCurlShims", "AtomicFiles", "Contracts"]),
+        .target(name: "Transfer", dependencies: ["CCurl", "CCurlShims", "AtomicFiles", "Contracts", "BlockingWork"]),
 
         // What every module, the command line, the worker and an API share: failure kinds with
         // messages safe to show, and the command line's contract with the worker. No dependencies.
         .target(name: "Contracts"),
 
-        // Blocking C work off Swift's cooperative pool.
+        // Blocking C work off Swift's cooperative pool: one documented strategy (BlockingPool.swift).
         .target(name: "BlockingWork"),
 
         // Files that appear whole or not at all: downloads and the command line's outputs.
         .target(name: "AtomicFiles", dependencies: ["Contracts"]),
 
         // Decode stage: video files and byte sources to upright RGB frames with exact timestamps.
-        .target(name: "Media", dependencies: ["CFFmpeg", "CFFmpegShims", "Contracts"]),
+        .target(name: "Media", dependencies: ["CFFmpeg", "CFFmpegShims", "Contracts", "BlockingWork"]),
 
         // Landmark stage: MediaPipe Pose and Hand Landmarker with the iOS Tasks API.
         .target(name: "Landmarkers", dependencies: ["CMediaPipe", "Contracts"]),
@@ -141,6 +141,7 @@ let package = Package(
             ]),
         .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "Contracts", "TestSupport", "SyntheticMotion", "LandmarkTracks"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "BlockingWorkTests", dependencies: ["BlockingWork"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -72,7 +72,7 @@ public enum LandmarkExtraction {
         try MediaPipeInstallation.requireModel(at: installation.poseModelPath)
         if options.hands { try MediaPipeInstallation.requireModel(at: installation.handModelPath(options.handModel)) }
         // Loading the models blocks for a while: off Swift's cooperative pool.
-        let landmarkers = try await offThePool("loading the models") {
+        let landmarkers = try await offThePool {
             try LandmarkerPair(options: options, installation: installation, engine: engine, mode: kind == .image ? .image : .video)
         }
         switch kind {
@@ -85,7 +85,7 @@ public enum LandmarkExtraction {
     private static func image(
         _ path: String, landmarkers: LandmarkerPair, engine: MediaPipeEngine, into sink: some FrameSink
     ) async throws -> LandmarkSummary {
-        let image = try await offThePool("decoding \(path)") { try MPImage(contentsOfFile: path, engine: engine) }
+        let image = try await offThePool { try MPImage(contentsOfFile: path, engine: engine) }
         let poses = try await landmarkers.pose.detect(image: image)
         let hands = try await landmarkers.hand?.detect(image: image)
         try sink.start(LandmarkTrackHeader(fps: 0, width: image.width, height: image.height, source: path))

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 internal import CFFmpegShims
+import BlockingWork
 import Foundation
 import Synchronization
 
@@ -54,11 +55,7 @@ public final class VideoReader: @unchecked Sendable {
 
     /// Opens a local file without blocking a thread of the cooperative pool.
     public static func open(path: String, options: VideoDecodeOptions = VideoDecodeOptions()) async throws -> VideoReader {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try VideoReader(path: path, options: options) })
-            }
-        }
+        try await BlockingPool.shared.run { try VideoReader(path: path, options: options) }
     }
 
     private init(name: String, source: (any ByteSource)?, size: Int64?, options: VideoDecodeOptions) throws {
@@ -89,9 +86,7 @@ public final class VideoReader: @unchecked Sendable {
         if started.exchange(true, ordering: .acquiringAndReleasing) {
             queue.finish(throwing: MediaError(.unreadable, "\(name): the frames of a reader can be read once"))
         } else {
-            let thread = Thread { [self] in decode(into: queue) }
-            thread.name = "spotter.decode"
-            thread.start()
+            startDedicatedThread("spotter.decode") { [self] in decode(into: queue) }
         }
         return VideoFrames(queue: queue, interruption: demuxer.interruption)
     }

@@ -1,6 +1,7 @@
+import BlockingWork
 import Foundation
 
-/// Runs `work` on a new thread, outside Swift's cooperative pool, since a
+/// Runs `work` on the shared pool of blocking calls (`BlockingPool`), since a
 /// libcurl transfer blocks its thread until it ends. Cancelling the calling
 /// task sets the flag `work` is given.
 func runOnTransferThread<Result: Sendable>(
@@ -8,11 +9,7 @@ func runOnTransferThread<Result: Sendable>(
 ) async throws -> Result {
     let cancellation = CancellationFlag()
     return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Swift.Result { try work(cancellation) }) }
-            thread.name = "spotter-transfer"
-            thread.start()
-        }
+        try await BlockingPool.shared.run { try work(cancellation) }
     } onCancel: {
         cancellation.cancel()
     }
