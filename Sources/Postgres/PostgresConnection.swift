@@ -12,7 +12,7 @@ import Dispatch
 /// A connection that breaks (the server restarted, the network dropped) fails
 /// the statement that was under way with `connectionLost`; the next call
 /// reconnects with the same settings and listens again on the same channels.
-public final class PostgresConnection: @unchecked Sendable {
+public final class PostgresConnection: PostgresClient, @unchecked Sendable {
     private let link: ConnectionLink
     private let queue: DispatchQueue
 
@@ -42,18 +42,6 @@ public final class PostgresConnection: @unchecked Sendable {
                 })
             }
         }
-    }
-
-    /// Runs one statement with its parameters bound as `$1`, `$2`, … and returns its rows.
-    @discardableResult
-    public func query(_ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresRows {
-        try await withSession { try $0.query(sql, parameters) }
-    }
-
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    @discardableResult
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
-        try await withSession { session in try session.transaction { try body($0) } }
     }
 
     /// Starts listening for notifications on `channel` (kept across reconnects).

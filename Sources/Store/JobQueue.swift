@@ -13,12 +13,13 @@ public struct JobQueue: Sendable {
     /// The channel `NOTIFY` asks a running job's worker to stop it on; the payload is the job's id.
     public static let cancelChannel = "spotter_job_cancel"
 
-    public let connection: PostgresConnection
+    /// One connection (a worker) or a pool (an API server's concurrent requests).
+    public let connection: any PostgresClient
     /// How long a lease lasts without a heartbeat.
     public var leaseDuration: Duration
     public var retryPolicy: RetryPolicy
 
-    public init(connection: PostgresConnection, leaseDuration: Duration = .seconds(30), retryPolicy: RetryPolicy = RetryPolicy()) {
+    public init(connection: any PostgresClient, leaseDuration: Duration = .seconds(30), retryPolicy: RetryPolicy = RetryPolicy()) {
         self.connection = connection
         self.leaseDuration = leaseDuration
         self.retryPolicy = retryPolicy

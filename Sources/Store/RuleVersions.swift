@@ -24,12 +24,12 @@ public enum RuleVersions {
     /// `rules_version` names a stored text: stored the first time, the same
     /// text again is fine, another text under the same version is a `Conflict`
     /// (the file changed without a new version).
-    public static func record(_ rule: ExerciseRule, on connection: PostgresConnection) async throws {
+    public static func record(_ rule: ExerciseRule, on connection: any PostgresClient) async throws {
         _ = try await publish(exercise: rule.exercise, version: rule.version, body: rule.text, on: connection)
     }
 
     /// The text stored as version `version` of `exercise`, nil when there is none.
-    public static func text(exercise: String, version: Int, on connection: PostgresConnection) async throws -> String? {
+    public static func text(exercise: String, version: Int, on connection: any PostgresClient) async throws -> String? {
         try await connection.query(
             "SELECT body FROM rule_versions WHERE exercise = $1 AND version = $2", [exercise, String(version)]
         ).first?.decode("body", as: String.self)
@@ -37,7 +37,7 @@ public enum RuleVersions {
 
     /// Records `body` as version `version` of `exercise`.
     public static func publish(
-        exercise: String, version: Int, body: String, on connection: PostgresConnection
+        exercise: String, version: Int, body: String, on connection: any PostgresClient
     ) async throws -> Outcome {
         try await connection.transaction { session in
             let inserted = try session.query("""

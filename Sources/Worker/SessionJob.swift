@@ -14,7 +14,7 @@ struct SessionJob: Sendable {
     let claimed: ClaimedJob
     let configuration: WorkerConfiguration
     /// Where the rule text it scores with is recorded.
-    let connection: PostgresConnection
+    let connection: any PostgresClient
     /// This job's own scratch directory.
     let directory: String
     let logger: Logger

@@ -59,6 +59,28 @@ struct JobQueueTests {
         #expect(claimed.count == 40 && Set(claimed).count == 40)
     }
 
+    @Test("one queue on a pool of connections serves concurrent callers: every job claimed exactly once", .postgresDatabase)
+    func claimsThroughAPool() async throws {
+        let (setup, organization) = try await StoreFixtures.queue()
+        for index in 0..<30 { _ = try await setup.enqueue(StoreFixtures.request(organization, key: "pooled-\(index)")) }
+        let pool = PostgresConnectionPool(url: PostgresDatabase.url, size: 3)
+        let queue = JobQueue(connection: pool)
+        let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for caller in 0..<8 {
+                group.addTask {
+                    var ids: [Int64] = []
+                    while let job = try await queue.claim(worker: "caller-\(caller)") { ids.append(job.job.id) }
+                    return ids
+                }
+            }
+            return try await group.reduce(into: [Int64]()) { $0 += $1 }
+        }
+        #expect(claimed.count == 30 && Set(claimed).count == 30)
+        let usage = await pool.usage
+        #expect(usage.lent == 0 && (1...3).contains(usage.idle), "\(usage)")
+        await pool.close()
+    }
+
     @Test("a worker whose lease ran out cannot complete; the job is requeued without spending an attempt", .postgresDatabase)
     func fencing() async throws {
         let (queue, organization) = try await StoreFixtures.queue(leaseDuration: .milliseconds(200))

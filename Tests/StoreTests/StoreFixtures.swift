@@ -23,7 +23,7 @@ enum StoreFixtures {
     }
 
     /// A number from a one-row, one-column query.
-    static func count(_ connection: PostgresConnection, _ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> Int {
+    static func count(_ connection: any PostgresClient, _ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> Int {
         try await connection.query(sql, parameters)[0].decode("count", as: Int.self)
     }
 }
