@@ -65,13 +65,7 @@ public actor PostgresConnectionPool {
         }
         if lent + idle.count < size {
             lent += 1
-            do {
-                return try await PostgresConnection.connect(to: url)
-            } catch {
-                lent -= 1
-                handOnSlot()
-                throw error
-            }
+            return try await connectInLentSlot()
         }
         let id = nextWaiter
         nextWaiter += 1
@@ -85,6 +79,11 @@ public actor PostgresConnectionPool {
             waiters.append((id, continuation))
         }
         if let handed { return handed }
+        return try await connectInLentSlot()
+    }
+
+    /// A new connection for a slot already counted as lent; the slot is freed again if connecting fails.
+    private func connectInLentSlot() async throws -> PostgresConnection {
         do {
             return try await PostgresConnection.connect(to: url)
         } catch {
