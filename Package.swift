@@ -131,7 +131,8 @@ let package = Package(
             name: "AnalysisTests", dependencies: ["Analysis", "Contracts", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Postgres", "Rules", "LandmarkTracks", "SyntheticMotion", "TestSupport"]),
+        .testTarget(
+            name: "StoreTests", dependencies: ["Store", "Contracts", "Postgres", "Rules", "LandmarkTracks", "SyntheticMotion", "TestSupport"]),
         .testTarget(
             name: "WorkerTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import LandmarkTracks
 import Postgres
@@ -66,6 +67,28 @@ public struct AnalysisStore: Sendable {
             """, [sessionID, scope.organizationID])
         guard let row = rows.first else { return nil }
         return try LandmarkTrackPacking.unpack(try row.decode("data"), name: "the stored track of session \(sessionID)")
+    }
+
+    /// A session as clients see it (`SessionView`), within `scope`; nil when
+    /// there is none (another organization's answers the same).
+    public func sessionView(sessionID: UUID, _ scope: TenantScope) async throws -> SessionView? {
+        let rows = try await queue.connection.query("""
+            SELECT s.status, s.exercise, s.failure_reason,
+                   (SELECT a.rep_count FROM analyses AS a WHERE a.session_id = s.id ORDER BY a.created_at DESC LIMIT 1) AS rep_count
+            FROM sessions AS s WHERE s.id = $1 AND ($2::uuid IS NULL OR s.organization_id = $2)
+            """, [sessionID, scope.organizationID])
+        guard let row = rows.first else { return nil }
+        let status: SessionView.Status = switch try row.decode("status", as: String.self) {
+        case "pending": .queued
+        case "analysing": .running
+        case "analysed": .succeeded
+        default: .failed
+        }
+        let stored = try row.decode("status", as: String.self)
+        return SessionView(
+            id: sessionID, status: status, exercise: try row.decode("exercise"),
+            error: stored == "cancelled" ? "cancelled" : try row.decode("failure_reason", as: String?.self),
+            repCount: try row.decode("rep_count", as: Int?.self))
     }
 
     /// A session's latest analysis from the database alone, as a report page

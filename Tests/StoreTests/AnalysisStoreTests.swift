@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import Postgres
 import Rules
@@ -73,6 +74,39 @@ struct AnalysisStoreTests {
         #expect(foreign.code == .notFound && unknown.code == .notFound)
         #expect(foreign.message == "there is no job \(job.id)" && unknown.message == "there is no job 999999")
         #expect(try await queue.job(job.id, .allOrganizations)?.state == .succeeded, "nothing changed")
+    }
+
+    @Test("a session's view follows its job: queued, running, succeeded with its count, failed with the safe reason", .postgresDatabase)
+    func sessionViews() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        let store = AnalysisStore(queue: queue)
+        let (done, _) = try await queue.enqueue(StoreFixtures.request(organization, key: "done"))
+        let queued = try #require(try await store.sessionView(sessionID: done.sessionID, .organization(organization.id)))
+        #expect(queued == SessionView(id: done.sessionID, status: .queued, exercise: "squat"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        #expect(try await store.sessionView(sessionID: done.sessionID, .organization(organization.id))?.status == .running)
+        var conditions = SetConditions()
+        conditions.reps = 3
+        let track = SyntheticSessions.make("squat", conditions, seed: 6).track
+        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
+        _ = try await store.complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
+        let succeeded = try #require(try await store.sessionView(sessionID: done.sessionID, .organization(organization.id)))
+        #expect(succeeded.status == .succeeded && succeeded.repCount == 3 && succeeded.error == nil)
+        #expect(succeeded.reportURL == "/v1/sessions/\(done.sessionID.uuidString.lowercased())/report")
+
+        let (bad, _) = try await queue.enqueue(StoreFixtures.request(organization, key: "bad"))
+        let badClaim = try #require(try await queue.claim(worker: "w"))
+        _ = try await queue.fail(badClaim.lease, .permanent, reason: "bad.mp4: not a video")
+        let failed = try #require(try await store.sessionView(sessionID: bad.sessionID, .organization(organization.id)))
+        #expect(failed.status == .failed && failed.error == "bad.mp4: not a video" && failed.repCount == nil && failed.reportURL == nil)
+
+        let (dropped, _) = try await queue.enqueue(StoreFixtures.request(organization, key: "dropped"))
+        _ = try await queue.cancel(dropped.id, .organization(organization.id))
+        #expect(try await store.sessionView(sessionID: dropped.sessionID, .organization(organization.id))?.error == "cancelled")
+        #expect(try await store.sessionView(sessionID: done.sessionID, .organization(UUID())) == nil)
+
+        let json = String(decoding: try JSONEncoder().encode(succeeded), as: UTF8.self)
+        #expect(json.contains("\"rep_count\":3") && json.contains("\"report_url\"") && json.contains("\"status\":\"succeeded\""))
     }
 
     @Test("a worker that lost its lease stores nothing", .postgresDatabase)
