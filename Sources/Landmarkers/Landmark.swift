@@ -11,19 +11,11 @@ public struct NormalizedLandmark: Sendable, Hashable {
     /// Likelihood that the landmark is present in the image, if the model gives it.
     public var presence: Float?
 
-    public init(x: Float, y: Float, z: Float, visibility: Float? = nil, presence: Float? = nil) {
-        self.x = x
-        self.y = y
-        self.z = z
-        self.visibility = visibility
-        self.presence = presence
-    }
-
+    /// The engine's landmark, its optional likelihoods nil where the model gives none.
     init(_ c: MpNormalizedLandmark) {
-        self.init(
-            x: c.x, y: c.y, z: c.z,
-            visibility: c.has_visibility ? c.visibility : nil,
-            presence: c.has_presence ? c.presence : nil)
+        (x, y, z) = (c.x, c.y, c.z)
+        visibility = c.has_visibility ? c.visibility : nil
+        presence = c.has_presence ? c.presence : nil
     }
 }
 
@@ -38,19 +30,11 @@ public struct Landmark: Sendable, Hashable {
     /// Likelihood that the landmark is present in the image, if the model gives it.
     public var presence: Float?
 
-    public init(x: Float, y: Float, z: Float, visibility: Float? = nil, presence: Float? = nil) {
-        self.x = x
-        self.y = y
-        self.z = z
-        self.visibility = visibility
-        self.presence = presence
-    }
-
+    /// The engine's landmark, its optional likelihoods nil where the model gives none.
     init(_ c: MpLandmark) {
-        self.init(
-            x: c.x, y: c.y, z: c.z,
-            visibility: c.has_visibility ? c.visibility : nil,
-            presence: c.has_presence ? c.presence : nil)
+        (x, y, z) = (c.x, c.y, c.z)
+        visibility = c.has_visibility ? c.visibility : nil
+        presence = c.has_presence ? c.presence : nil
     }
 }
 
