@@ -1,9 +1,11 @@
 #include "CFFmpegShims.h"
 
+#include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/log.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int CFFmpeg_errorAgain(void) { return AVERROR(EAGAIN); }
@@ -50,3 +52,39 @@ void CFFmpeg_routeLog(int printLevel) {
 const char *CFFmpeg_lastError(void) { return CFFmpeg_threadLastError; }
 
 void CFFmpeg_clearLastError(void) { CFFmpeg_threadLastError[0] = '\0'; }
+
+typedef int (*CFFmpeg_IOOpen)(AVFormatContext *, AVIOContext **, const char *, int, AVDictionary **);
+
+typedef struct {
+  CFFmpeg_IOOpen original;
+  char *input;
+} CFFmpeg_OpenGuard;
+
+static int CFFmpeg_guardedOpen(AVFormatContext *context, AVIOContext **io, const char *url, int flags,
+                               AVDictionary **options) {
+  CFFmpeg_OpenGuard *guard = context->opaque;
+  if (guard == NULL || guard->input == NULL || url == NULL || strcmp(url, guard->input) != 0) {
+    av_log(context, AV_LOG_ERROR, "refused to open %s: only the input itself may be read\n", url ? url : "(null)");
+    return AVERROR(EPERM);
+  }
+  return guard->original(context, io, url, flags, options);
+}
+
+void *CFFmpeg_guardOpens(struct AVFormatContext *context, const char *input) {
+  CFFmpeg_OpenGuard *guard = calloc(1, sizeof *guard);
+  if (guard == NULL) return NULL;
+  if (input != NULL && (guard->input = strdup(input)) == NULL) {
+    free(guard);
+    return NULL;
+  }
+  guard->original = context->io_open;
+  context->opaque = guard;
+  context->io_open = CFFmpeg_guardedOpen;
+  return guard;
+}
+
+void CFFmpeg_freeOpenGuard(void *guard) {
+  if (guard == NULL) return;
+  free(((CFFmpeg_OpenGuard *)guard)->input);
+  free(guard);
+}

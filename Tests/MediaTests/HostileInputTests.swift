@@ -100,6 +100,32 @@ struct HostileInputTests {
         }
     }
 
+    /// Documents that make libav open other files, each named `.mp4`: they must
+    /// be refused, never followed to the (real, local) video they point at.
+    func redirecting(to video: String) -> [(name: String, text: String)] {
+        [
+            ("playlist.mp4", "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n\(video)\n#EXT-X-ENDLIST\n"),
+            ("concat.mp4", "ffconcat version 1.0\nfile '\(video)'\n"),
+            ("manifest.mp4", """
+                <?xml version="1.0"?>
+                <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT2S">
+                <Period><AdaptationSet mimeType="video/mp4"><Representation id="1" bandwidth="1000">
+                <BaseURL>\(video)</BaseURL></Representation></AdaptationSet></Period></MPD>
+                """),
+        ]
+    }
+
+    @Test("a playlist, a manifest or a concat list is refused, never followed to another file; from a file or a byte source")
+    func noNestedOpens() async throws {
+        let video = try Clips.path("h264.mp4")
+        #expect(try await decode(video).get().0.count > 0, "the file they point at is a good video")
+        for (name, text) in redirecting(to: video) {
+            await expectFailure(try write(name, Data(text.utf8)), .notAVideo, mentioning: "not a video")
+            let fromBytes = Result { try VideoReader(source: DataByteSource(Data(text.utf8)), name: "upload-\(name)") }
+            #expect((fromBytes.failure as? MediaError)?.code == .notAVideo, "\(name) from bytes: \(fromBytes)")
+        }
+    }
+
     @Test("zero and absurd frame sizes are refused")
     func dimensions() async throws {
         let header = { (size: String) in Data("YUV4MPEG2 \(size) F30:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + Data(count: 64) }
@@ -182,4 +208,11 @@ final class TricklingSource: ByteSource, @unchecked Sendable {
     }
 
     func seek(to offset: Int64) throws { try inner.seek(to: offset) }
+}
+
+extension Result {
+    /// The error, if it is one.
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
 }

@@ -26,6 +26,16 @@ const char *CFFmpeg_describeError(int code, char *buffer, size_t size);
 /// every error line is kept, per thread, for CFFmpeg_lastError.
 void CFFmpeg_routeLog(int printLevel);
 
+struct AVFormatContext;
+
+/// Lets `context` open nothing through its `io_open` but `input` itself (NULL
+/// for custom I/O: nothing at all). A demuxer's nested opens — a playlist's
+/// segments, a manifest's files, a container's external references — are
+/// refused with EPERM and logged. Returns the guard, to free with
+/// CFFmpeg_freeOpenGuard once the context is closed; NULL for want of memory.
+void *CFFmpeg_guardOpens(struct AVFormatContext *context, const char *input);
+void CFFmpeg_freeOpenGuard(void *guard);
+
 /// The last error libav logged on this thread since CFFmpeg_clearLastError,
 /// or an empty string.
 const char *CFFmpeg_lastError(void);
