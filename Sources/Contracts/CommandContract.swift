@@ -27,6 +27,20 @@ public enum CommandContract {
         status == exitStatus(of: .usage) || status == exitStatus(of: .badInput)
     }
 
+    /// The only variables the analysis child is given (`spotter landmarks` needs
+    /// no more): where the engine and models are, the log level, and the basics
+    /// of a process. Nothing else — the database URL above all — reaches the
+    /// code that parses uploads.
+    public static let childEnvironment = [
+        "PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "XDG_CACHE_HOME",
+        "SPOTTER_CACHE_DIR", "SPOTTER_MEDIAPIPE_LIBRARY", "SPOTTER_MODEL_DIR", "SPOTTER_LOG_LEVEL",
+    ]
+
+    /// Set in the analysis child's environment: the child asks the kernel to kill
+    /// it when the process that started it dies, so that a crashed worker leaves
+    /// no analysis running.
+    public static let exitWithParentVariable = "SPOTTER_EXIT_WITH_PARENT"
+
     /// The arguments of `spotter landmarks` that write the track of `video` to
     /// `trackPath` and the decoder's warnings (a JSON array of strings) to
     /// `warningsPath`, at most `maxFrameRate` frames a second, with hands or not.

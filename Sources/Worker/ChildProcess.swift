@@ -20,7 +20,8 @@ public struct ChildProcess: Sendable {
     public var executable: String
     /// The arguments after the program's name.
     public var arguments: [String]
-    /// Variables set on top of this process's environment.
+    /// The child's whole environment: nothing of this process's is passed on
+    /// unless it is here (`inheriting(_:)` picks named variables of this process's).
     public var environment: [String: String]
     /// Where the child starts; this process's working directory when nil.
     public var workingDirectory: String?
@@ -42,6 +43,12 @@ public struct ChildProcess: Sendable {
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.timeLimit = timeLimit
+    }
+
+    /// This process's values of the variables `names` (those it has).
+    public static func inheriting(_ names: [String]) -> [String: String] {
+        let own = ProcessInfo.processInfo.environment
+        return Dictionary(uniqueKeysWithValues: names.compactMap { name in own[name].map { (name, $0) } })
     }
 
     /// Runs the program to its end, or until the time limit stops it.

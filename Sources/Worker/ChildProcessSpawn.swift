@@ -43,7 +43,6 @@ extension ChildProcess {
         }
 
         let argv = CStrings([executable] + arguments)
-        let environment = ProcessInfo.processInfo.environment.merging(self.environment) { $1 }
         let envp = CStrings(environment.map { "\($0.key)=\($0.value)" })
         var pid: pid_t = 0
         let code = preparations.first { $0 != 0 }

@@ -57,7 +57,11 @@ struct SessionJob: Sendable {
         let trackPath = directory + "/track.jsonl", warningsPath = directory + "/warnings.json"
         let arguments = CommandContract.landmarksArguments(
             video: video, trackPath: trackPath, warningsPath: warningsPath, maxFrameRate: CommandContract.maxFrameRate, hands: hands)
-        let child = ChildProcess(executable: configuration.executable, arguments: arguments, timeLimit: configuration.analysisTimeLimit)
+        var environment = ChildProcess.inheriting(CommandContract.childEnvironment)
+        environment[CommandContract.exitWithParentVariable] = String(getpid())
+        let child = ChildProcess(
+            executable: configuration.executable, arguments: arguments, environment: environment,
+            timeLimit: configuration.analysisTimeLimit)
         let outcome = try await child.run { [logger] line in logger.debug("analysis: \(line)") }
         guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
         logger.info("found the landmarks in \(outcome.wallTime)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlockingWork
 import Contracts
 import Foundation
 
@@ -13,4 +14,22 @@ func commandFailure(_ error: any Error) -> ExitCode {
 func commandFailure(_ kind: FailureKind, _ message: String) -> ExitCode {
     FileHandle.standardError.write(Data("\(CommandContract.errorPrefix)\(message)\n".utf8))
     return ExitCode(CommandContract.exitStatus(of: kind))
+}
+
+/// As the worker's analysis child (`CommandContract.exitWithParentVariable` names
+/// the worker's pid): stops at once if the worker has gone, and watches it while
+/// the analysis runs, ending this process the moment it goes — a crashed worker
+/// leaves no analysis running. (The kernel's PR_SET_PDEATHSIG is tied to the
+/// thread that spawned the child, which in a thread pool may end any time.)
+func exitWithParentIfAsked() throws {
+    guard let value = ProcessInfo.processInfo.environment[CommandContract.exitWithParentVariable], let parent = Int32(value) else {
+        return
+    }
+    guard getppid() == parent else {
+        throw commandFailure(.unavailable, "the worker that started this analysis (pid \(parent)) has gone")
+    }
+    startDedicatedThread("spotter.parent-watch") {
+        while getppid() == parent { usleep(250_000) }
+        _exit(CommandContract.exitStatus(of: .unavailable))
+    }
 }

@@ -58,6 +58,7 @@ extension Spotter {
 
         func run() async throws {
             let logger = global.bootstrapLogging(routingEngineLog: true)
+            try exitWithParentIfAsked()
             var options = LandmarkOptions()
             options.hands = hands
             options.numPoses = numPoses

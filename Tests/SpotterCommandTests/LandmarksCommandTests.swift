@@ -50,6 +50,43 @@ struct LandmarksCommandTests {
         #expect(outcome.standardError == "spotter: error: \(path("missing.mp4")): no such file\n")
     }
 
+    @Test("as the worker's child, it stops at once when its worker has gone, and dies with its worker")
+    func exitsWithItsWorker() throws {
+        let orphan = try SpotterProcess.run(
+            ["landmarks", TestAssets.photo("bus.jpg"), "--out", path("orphan.jsonl")], environment: ["SPOTTER_EXIT_WITH_PARENT": "1"])
+        #expect(orphan.status == 69 && orphan.standardError.contains("has gone"), "\(orphan.standardError)")
+        #expect(try leftovers().isEmpty)
+
+        // A shell starts the analysis as its child, then exits: the analysis must end too.
+        let script = """
+            SPOTTER_EXIT_WITH_PARENT=$$ "$0" landmarks "$1" --out "$2" 2>/dev/null &
+            echo $!
+            sleep 1
+            """
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", script, SpotterProcess.executable.path, TestAssets.photo("vtest.avi"), path("vtest.jsonl")]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        shell.waitUntilExit()
+        let child = try #require(Int32(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Running, or stopped but not yet reaped by its new parent (a zombie counts as gone).
+        func running() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(close, offsetBy: 2)] != "Z"
+        }
+        var alive = true
+        for _ in 0..<100 where alive {
+            alive = running()
+            if alive { usleep(100_000) }
+        }
+        #expect(!alive, "the analysis (pid \(child)) outlived the process that started it")
+        #expect(!FileManager.default.fileExists(atPath: path("vtest.jsonl")), "a track cut short is never left behind")
+    }
+
     @Test("an image gives a one-frame track in the file named by --out, and nothing on stdout")
     func imageToFile() throws {
         let out = path("bus.jsonl")

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import Logging
 import Postgres
@@ -131,6 +132,21 @@ struct AnalysisWorkerTests {
             try await fixture.queue.connection.transaction { try ghostQueue.complete(ghost.lease, in: $0) }
         }
         #expect(try await fixture.count("SELECT count(*)::int AS count FROM analyses") == 1)
+    }
+
+    @Test("the analysis child gets only the variables it needs: no database URL, nothing else of the worker's", .postgresDatabase)
+    func childEnvironment() async throws {
+        var fixture = try await WorkerFixture()
+        let dump = fixture.directory + "/child-environment.txt"
+        fixture.configuration.executable = try fixture.file(
+            "env.sh", "#!/bin/sh\nenv > '\(dump)'\necho 'spotter: error: stopped after writing its environment' >&2\nexit 65\n",
+            executable: true)
+        let job = try await fixture.enqueue(try fixture.file("clip.mp4", "x"), kind: .analyzeVideo)
+        _ = try await withWorker(fixture.configuration) { try await fixture.wait(for: [job.id]) }
+        let names = try String(contentsOfFile: dump, encoding: .utf8).split(separator: "\n").compactMap { $0.split(separator: "=").first.map(String.init) }
+        let allowed = Set(CommandContract.childEnvironment + [CommandContract.exitWithParentVariable, "PWD", "SHLVL", "_"])  // the last three: sh's own
+        #expect(Set(names).isSubset(of: allowed), "\(Set(names).subtracting(allowed).sorted())")
+        #expect(names.contains("PATH") && names.contains(CommandContract.exitWithParentVariable))
     }
 
     @Test("a running job can be cancelled; its analysis is stopped", .postgresDatabase)
