@@ -101,7 +101,11 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
 
 extension PostgresError: DescribedFailure {
     public var failureKind: FailureKind {
-        code == .connectionFailed || code == .connectionLost || code == .busy ? .unavailable : .internalError
+        if code == .connectionFailed || code == .connectionLost || code == .busy { return .unavailable }
+        // Data exceptions (22: a value out of range, bad input syntax) and integrity
+        // violations (23) come from the data itself: the same again on every try.
+        if let sqlState, sqlState.hasPrefix("22") || sqlState.hasPrefix("23") { return .badInput }
+        return .internalError
     }
 
     public var safeMessage: String { "database: \(description)" }

@@ -91,6 +91,7 @@ public struct JobLifecycle: Sendable, Equatable {
         switch (state, event) {
         case (.queued, .claimed):
             state = .running
+            cancelRequested = false
             return .none
         case (.running, .succeeded):
             state = .succeeded
@@ -98,6 +99,11 @@ public struct JobLifecycle: Sendable, Equatable {
         case (.running, .failed(.permanent, _)):
             attempts += 1
             state = .failed
+            return .none
+        case (.running, .failed(.retryable, _)) where cancelRequested:
+            // Asked to stop: a failure on the way ends it cancelled, never queued again.
+            attempts += 1
+            state = .cancelled
             return .none
         case (.running, .failed(.retryable, let jitter)):
             attempts += 1
@@ -107,6 +113,10 @@ public struct JobLifecycle: Sendable, Equatable {
             }
             state = .queued
             return .runAgain(after: retryPolicy.delay(afterFailedAttempt: attempts, jitter: jitter))
+        case (.running, .leaseExpired) where cancelRequested:
+            leaseExpirations += 1
+            state = .cancelled
+            return .none
         case (.running, .leaseExpired):
             leaseExpirations += 1
             state = leaseExpirations >= Self.maxLeaseExpirations ? .dead : .queued

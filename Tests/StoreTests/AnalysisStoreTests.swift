@@ -109,6 +109,26 @@ struct AnalysisStoreTests {
         #expect(json.contains("\"rep_count\":3") && json.contains("\"report_url\"") && json.contains("\"status\":\"succeeded\""))
     }
 
+    @Test("a track timed from the Unix epoch is stored whole; a value the database refuses fails for good", .postgresDatabase)
+    func epochTimes() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "epoch"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        var conditions = SetConditions()
+        conditions.reps = 2
+        var track = SyntheticSessions.make("squat", conditions, seed: 7).track
+        for index in track.frames.indices { track.frames[index].timestampMilliseconds += 1_795_000_000_000 }
+        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
+        let report = Scorer(rule: rule).score(track).report
+        let analysisID = try await AnalysisStore(queue: queue).complete(claimed, report: report, track: track)
+        let first = try await queue.connection.query(
+            "SELECT min(start_ms) AS start FROM reps WHERE analysis_id = $1", [analysisID])[0].decode("start", as: Int64.self)
+        #expect(first > 1_795_000_000_000 && report.repCount == 2)
+
+        let outOfRange = try await #require(throws: PostgresError.self) { try await queue.connection.query("SELECT 2147483648::int4") }
+        #expect(outOfRange.sqlState == "22003" && describeFailure(outOfRange).kind == .badInput, "permanent, not retried")
+    }
+
     @Test("a worker that lost its lease stores nothing", .postgresDatabase)
     func lostLease() async throws {
         let (queue, organization) = try await StoreFixtures.queue(leaseDuration: .milliseconds(100))

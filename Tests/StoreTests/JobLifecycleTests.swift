@@ -78,6 +78,24 @@ struct JobLifecycleTests {
         #expect(asked.state == .cancelled)
     }
 
+    @Test("a cancel asked of a running job is never lost: a retryable failure or an expired lease ends it cancelled")
+    func cancelSurvivesRequeueing() throws {
+        var failing = running()
+        _ = try failing.apply(.cancelRequested)
+        #expect(try failing.apply(.failed(.retryable, jitter: 0)) == .none)
+        #expect(failing.state == .cancelled && failing.attempts == 1)
+
+        var vanished = running()
+        _ = try vanished.apply(.cancelRequested)
+        #expect(try vanished.apply(.leaseExpired) == .none)
+        #expect(vanished.state == .cancelled && vanished.leaseExpirations == 1)
+
+        // A claim starts clean: a stale request cannot stop the next run.
+        var stale = JobLifecycle(state: .queued, attempts: 1, maxAttempts: 3, leaseExpirations: 0, cancelRequested: true)
+        _ = try stale.apply(.claimed)
+        #expect(stale.state == .running && !stale.cancelRequested)
+    }
+
     @Test("retry by hand: only finished jobs that did not succeed, with fresh attempts")
     func manualRetry() throws {
         for state in [JobState.failed, .dead, .cancelled] {

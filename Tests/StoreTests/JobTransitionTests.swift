@@ -39,6 +39,8 @@ struct JobTransitionTests {
         [.claim, .expireLease, .claim, .release, .cancel],
         [.cancel, .retry, .claim, .cancel, .stop],
         [.claim, .cancel, .release],  // a worker that gives back a job it was asked to stop: cancelled
+        [.claim, .cancel, .failRetryably],  // a failure on the way out does not lose the cancel
+        [.claim, .cancel, .expireLease],  // nor does a worker that vanished
     ]
 
     @Test("each path through the lifecycle", .postgresDatabase, arguments: paths.indices)
