@@ -118,11 +118,13 @@ public enum JobSource: Sendable, Equatable {
     /// A file on the worker's machine: a path, or a `file://` URL's path.
     case local(path: String)
 
+    /// Schemes are told apart in any case (`HTTPS://` is a URL, never a path).
     public init(uri: String) {
-        if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
+        let lowered = uri.prefix(8).lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             self = .remote(url: uri)
         } else {
-            self = .local(path: uri.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri)
+            self = .local(path: lowered.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri)
         }
     }
 }

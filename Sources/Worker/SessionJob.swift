@@ -92,9 +92,12 @@ struct AnalysisChildFailure: Error, CustomStringConvertible {
     var description: String { reason }
 }
 
-/// A source URI fit for logs and reports: no user name, password or query.
+/// A source URI fit for logs and reports: no user name, password or query, and
+/// no control character (a path's are escaped, so that a name cannot forge log lines).
 func redactedSource(_ uri: String) -> String {
-    guard case .remote(let url) = JobSource(uri: uri) else { return uri }
+    guard case .remote(let url) = JobSource(uri: uri) else {
+        return uri.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
+    }
     return redactedURL(url)
 }
 
