@@ -26,6 +26,12 @@ public struct AnalysisWorker: Service {
     }
 
     public func run() async throws {
+        do {
+            try ScratchDirectory.prepare(configuration.workDirectory)
+        } catch {
+            logger.critical("\(describeFailureForOperator(error))")
+            throw error
+        }
         guard let connection = await connect(), let listener = await connect() else { return }
         try await listener.listen(JobQueue.channel)
         try await listener.listen(JobQueue.cancelChannel)

@@ -14,7 +14,8 @@ public struct WorkerConfiguration: Sendable {
     public var rulesDirectory: String
     /// The `spotter` executable the analysis child processes run.
     public var executable: String
-    /// Where downloads and tracks go while a job runs; each job's files are removed after it.
+    /// Where downloads and tracks go while a job runs; each job's files are removed
+    /// after it. Made 0700 when missing; one that exists must be this user's and closed to others.
     public var workDirectory: String
     /// The longest one video's analysis may take before its child process is killed.
     public var analysisTimeLimit: Duration

@@ -149,6 +149,24 @@ struct AnalysisWorkerTests {
         #expect(names.contains("PATH") && names.contains(CommandContract.exitWithParentVariable))
     }
 
+    @Test("the scratch space is private: made 0700, and one open to others is refused before any job", .postgresDatabase)
+    func privateScratchSpace() async throws {
+        var fixture = try await WorkerFixture()
+        let fresh = fixture.directory + "/scratch/fresh"
+        fixture.configuration.workDirectory = fresh
+        let job = try await fixture.enqueue(try fixture.squatTrack(reps: 2))
+        _ = try await withWorker(fixture.configuration) { try await fixture.wait(for: [job.id]) }
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: fresh)[.posixPermissions] as? Int)
+        #expect(mode == 0o700, "mode \(String(mode, radix: 8))")
+
+        let shared = fixture.directory + "/shared-scratch"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        fixture.configuration.workDirectory = shared
+        let worker = AnalysisWorker(configuration: fixture.configuration, logger: Logger(label: "test-worker"))
+        let error = await #expect(throws: (any Error).self) { try await worker.run() }
+        #expect(String(describing: error).contains("is open to other users"), "\(String(describing: error))")
+    }
+
     @Test("a running job can be cancelled; its analysis is stopped", .postgresDatabase)
     func cancelRunning() async throws {
         var fixture = try await WorkerFixture()
