@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "AnalysisTests", dependencies: ["Analysis", "Contracts", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Contracts", "TestSupport"]),
         .testTarget(
             name: "StoreTests", dependencies: ["Store", "Contracts", "Postgres", "Rules", "LandmarkTracks", "SyntheticMotion", "TestSupport"]),
         .testTarget(

@@ -8,14 +8,17 @@ import Glibc
 final class ConnectionLink: @unchecked Sendable {
     private var connection: OpaquePointer?
     private var channels: [String] = []
+    /// Parsed first: every message of libpq's is cleared of its password.
+    private let connectionString: ConnectionString
 
     init(url: String) throws {
+        connectionString = try ConnectionString(url)
         connection = PQconnectdb(url)
         guard let connection else {
             throw PostgresError(.connectionFailed, "could not connect to the database: libpq is out of memory")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let reason = Self.lastMessage(of: connection)
+            let reason = lastMessage(of: connection)
             PQfinish(connection)
             self.connection = nil
             throw PostgresError(.connectionFailed, "could not connect to the database: \(reason)")
@@ -36,7 +39,7 @@ final class ConnectionLink: @unchecked Sendable {
         guard PQstatus(connection) == CONNECTION_BAD else { return }
         PQreset(connection)
         guard PQstatus(connection) == CONNECTION_OK else {
-            throw PostgresError(.connectionFailed, "could not reconnect to the database: \(Self.lastMessage(of: connection))")
+            throw PostgresError(.connectionFailed, "could not reconnect to the database: \(lastMessage(of: connection))")
         }
         try prepareSession()
         for channel in channels { try execute("LISTEN \(try quotedIdentifier(channel))", []) }
@@ -86,12 +89,12 @@ final class ConnectionLink: @unchecked Sendable {
             }
             throw PostgresError(
                 .server, "the database refused the statement", sqlState: field("C"),
-                serverMessage: field("M") ?? Self.lastMessage(of: connection), detail: field("D"), hint: field("H"))
+                serverMessage: field("M") ?? lastMessage(of: connection), detail: field("D"), hint: field("H"))
         }
     }
 
     private func lostOrFailed(_ connection: OpaquePointer) -> PostgresError {
-        PostgresError(.connectionLost, "the database connection was lost: \(Self.lastMessage(of: connection))")
+        PostgresError(.connectionLost, "the database connection was lost: \(lastMessage(of: connection))")
     }
 
     func listen(_ channel: String) throws {
@@ -125,9 +128,10 @@ final class ConnectionLink: @unchecked Sendable {
     }
 
     /// libpq's last message on one line (it spreads some over several, indented).
-    private static func lastMessage(of connection: OpaquePointer) -> String {
-        String(cString: PQerrorMessage(connection)).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+    /// libpq's last message on one line, without the password.
+    private func lastMessage(of connection: OpaquePointer) -> String {
+        connectionString.redacting(String(cString: PQerrorMessage(connection)).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " "))
     }
 }
 

@@ -78,7 +78,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         if let serverMessage { text += ": \(serverMessage)" }
         if let detail { text += "; \(detail)" }
         if let hint { text += " (hint: \(hint))" }
-        return text + " [\(file):\(line)]"
+        return text
     }
 
     /// Whether trying again later may succeed: the server was unreachable, the

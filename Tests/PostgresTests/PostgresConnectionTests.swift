@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import Postgres
 import Testing
@@ -113,6 +114,20 @@ struct PostgresConnectionTests {
         #expect(newPID != pid)
         try await other.query("SELECT pg_notify($1, '')", ["after_reconnect"])
         #expect(try await connection.nextNotification(timeout: .seconds(10))?.channel == "after_reconnect")
+    }
+
+    @Test("a URL libpq cannot parse, or echoes, never shows its password, to clients or operators", arguments: [
+        "postgresql://spotter:hunter2secret@[::1]x/db",  // libpq quotes the whole URI
+        "postgresql://spotter:hunter2secret%zz@localhost/db",  // … or the bad token, password and all
+        "postgresql://spotter:hunter2secret@/db?host=/nonexistent&sslmode=hunter2secret",  // … or an option's value
+        "host=/nonexistent user=spotter password=hunter2secret sslmode=hunter2secret dbname=x",
+    ])
+    func passwordsRedacted(_ url: String) async throws {
+        let error = try await #require(throws: PostgresError.self) { _ = try await PostgresConnection.connect(to: url) }
+        #expect(error.code == .connectionFailed)
+        for text in [error.description, String(reflecting: error), describeFailureForOperator(error)] {
+            #expect(!text.contains("hunter2secret") && !text.contains(url), "\(text)")
+        }
     }
 
     @Test("a server that is not there is connectionFailed, and the password is not in the message")
