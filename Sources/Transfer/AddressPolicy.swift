@@ -22,6 +22,11 @@ public struct AddressPolicy: Hashable, Sendable {
     /// server on this host.
     public static let allowingLoopback = AddressPolicy(allowing: [.loopback])
 
+    /// Public, loopback and private addresses: for development against servers
+    /// on this host and its network. Never link-local: that is where the cloud
+    /// metadata service answers (169.254.169.254).
+    public static let allowingPrivateNetworks = AddressPolicy(allowing: [.loopback, .private])
+
     /// Whether a connection to `address` is allowed.
     public func allows(_ address: IPAddress) -> Bool {
         let category = AddressCategory(of: address)

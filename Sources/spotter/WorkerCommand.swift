@@ -52,7 +52,7 @@ extension Spotter {
             if let workDir { configuration.workDirectory = workDir }
             configuration.analysisTimeLimit = .seconds(analysisTimeLimit)
             configuration.shutdownGrace = .seconds(shutdownGrace)
-            if allowPrivateSources { configuration.addressPolicy = AddressPolicy(allowing: Set(AddressCategory.allCases)) }
+            if allowPrivateSources { configuration.addressPolicy = .allowingPrivateNetworks }
             let group = ServiceGroup(configuration: ServiceGroupConfiguration(
                 services: [AnalysisWorker(configuration: configuration, logger: logger)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -74,5 +74,7 @@ struct AddressCategoryTests {
         #expect(addresses.map(AddressPolicy.publicOnly.allows) == [true, false, false, false, false, false, false])
         #expect(addresses.map(AddressPolicy.allowingLoopback.allows) == [true, true, true, true, false, false, false])
         #expect(addresses.map(AddressPolicy(allowing: [.private]).allows) == [true, false, false, false, true, false, false])
+        // The development policy (`spotter worker --allow-private-sources`) never reaches the cloud metadata address.
+        #expect(addresses.map(AddressPolicy.allowingPrivateNetworks.allows) == [true, true, true, true, true, false, false])
     }
 }
