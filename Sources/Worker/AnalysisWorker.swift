@@ -47,7 +47,7 @@ public struct AnalysisWorker: Service {
             if running.count < configuration.concurrency {
                 do {
                     if let claimed = try await queue.claim(worker: configuration.name) {
-                        running.start(claimed.job.id) { await runner.run(claimed) }
+                        running.start(claimed.lease) { await runner.run(claimed) }
                         continue
                     }
                 } catch {
@@ -57,7 +57,7 @@ public struct AnalysisWorker: Service {
             do {
                 let notification = try await listener.nextNotification(timeout: configuration.pollInterval)
                 if let notification, notification.channel == JobQueue.cancelChannel, let id = Int64(notification.payload),
-                   running.contains(id) {
+                   running.contains(job: id) {
                     nudges.nudge(id)
                 }
             } catch {
@@ -89,20 +89,22 @@ public struct AnalysisWorker: Service {
     }
 }
 
-/// The jobs a worker is running, each in its own task.
+/// The jobs a worker is running, each in its own task, known by lease: after a
+/// lease ran out, this worker may claim the same job again while the old run is
+/// still ending, and both count against its concurrency until they end.
 final class RunningJobs: Sendable {
-    private let tasks = Mutex<[Int64: Task<Void, Never>]>([:])
+    private let tasks = Mutex<[UUID: (jobID: Int64, task: Task<Void, Never>)]>([:])
 
     var count: Int { tasks.withLock { $0.count } }
 
-    func contains(_ id: Int64) -> Bool { tasks.withLock { $0[id] != nil } }
+    func contains(job id: Int64) -> Bool { tasks.withLock { $0.values.contains { $0.jobID == id } } }
 
-    func start(_ id: Int64, _ body: @escaping @Sendable () async -> Void) {
+    func start(_ lease: Lease, _ body: @escaping @Sendable () async -> Void) {
         tasks.withLock { tasks in
-            tasks[id] = Task {
+            tasks[lease.id] = (lease.jobID, Task {
                 await body()
-                self.tasks.withLock { _ = $0.removeValue(forKey: id) }
-            }
+                self.tasks.withLock { _ = $0.removeValue(forKey: lease.id) }
+            })
         }
     }
 
@@ -113,7 +115,7 @@ final class RunningJobs: Sendable {
         while count > 0 && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(100))
         }
-        let remaining = tasks.withLock { Array($0.values) }
+        let remaining = tasks.withLock { $0.values.map(\.task) }
         for task in remaining { task.cancel() }
         for task in remaining { await task.value }
     }
