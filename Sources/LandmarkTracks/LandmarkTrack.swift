@@ -18,8 +18,12 @@ extension LandmarkTrack {
     public static let handRows = 21
 
     /// Reads and checks the track in the file at `path` (see `init(contentsOf:name:)`);
-    /// a missing or unreadable file is a `TrackError` naming it.
-    public init(contentsOfFile path: String) throws {
+    /// a missing or unreadable file, or one over `maxBytes`, is a `TrackError`
+    /// naming it, refused before it is read.
+    public init(contentsOfFile path: String, maxBytes: Int = .max) throws {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxBytes {
+            throw TrackError(file: path, line: 0, reason: "\(size) bytes is over the limit of \(maxBytes) bytes for a track")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -25,7 +25,7 @@ struct SessionJob: Sendable {
         try await RuleVersions.record(rule, on: connection)
         let input = try await fetchSource()
         var (track, warnings) = switch claimed.job.kind {
-        case .scoreTrack: (try LandmarkTrack(contentsOfFile: input), [String]())
+        case .scoreTrack: (try LandmarkTrack(contentsOfFile: input, maxBytes: configuration.maxTrackBytes), [String]())
         case .analyzeVideo: try await findLandmarks(in: input, hands: rule.usesHands)
         }
         track.header.source = redactedSource(claimed.sourceURI)

@@ -29,6 +29,9 @@ public struct WorkerConfiguration: Sendable {
     /// Finished jobs older than this are deleted.
     public var jobRetention: Duration
     public var downloadLimits: DownloadLimits
+    /// The largest landmark track a job may score (256 MiB: about an hour of
+    /// 30 frames/s with hands); a bigger one fails its job before it is read.
+    public var maxTrackBytes = 256 << 20
     /// Which addresses video URLs may point at; public ones only unless a developer allows more.
     public var addressPolicy: AddressPolicy
 

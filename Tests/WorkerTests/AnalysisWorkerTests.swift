@@ -167,6 +167,16 @@ struct AnalysisWorkerTests {
         #expect(String(describing: error).contains("is open to other users"), "\(String(describing: error))")
     }
 
+    @Test("a track over the size limit fails its job before it is read", .postgresDatabase)
+    func oversizedTrack() async throws {
+        var fixture = try await WorkerFixture()
+        fixture.configuration.maxTrackBytes = 4096
+        let job = try await fixture.enqueue(try fixture.squatTrack(reps: 2))
+        let finished = try await withWorker(fixture.configuration) { try await fixture.wait(for: [job.id]) }[0]
+        #expect(finished.state == .failed && finished.attempts == 1)
+        #expect(finished.lastError?.contains("is over the limit of 4096 bytes for a track") == true, "\(finished.lastError ?? "")")
+    }
+
     @Test("a running job can be cancelled; its analysis is stopped", .postgresDatabase)
     func cancelRunning() async throws {
         var fixture = try await WorkerFixture()
