@@ -80,6 +80,25 @@ public struct ClaimedJob: Sendable {
     public var exercise: String
     /// A local path or an http(s) URL of the video or track.
     public var sourceURI: String
+    /// Who made the session: a client's job may not read a local path.
+    public var madeBy: RequestOrigin
+}
+
+/// Who asks for an analysis. A file on the workers' machines may be named only
+/// by the operator; a client (the API) names http(s) URLs, so that no tenant
+/// can point a job at another tenant's upload.
+public enum RequestOrigin: String, Sendable, Codable {
+    case `operator`, client
+}
+
+/// A request whose source its origin may not name.
+public struct SourceNotAllowed: Error, Sendable, CustomStringConvertible {
+    public var source: String
+    public var description: String { "\(source): a client's source must be an http(s) URL, not a path on the server" }
+
+    public init(source: String) {
+        self.source = source
+    }
 }
 
 /// An upload to analyse: a session and its job, made once per idempotency key.
@@ -94,10 +113,11 @@ public struct AnalysisRequest: Sendable {
     public var priority: Int
     public var runAt: Date?
     public var maxAttempts: Int
+    public var origin: RequestOrigin
 
     public init(
         organizationID: UUID, athleteID: UUID? = nil, exercise: String, kind: JobKind, sourceURI: String,
-        idempotencyKey: String, priority: Int = 0, runAt: Date? = nil, maxAttempts: Int = 5
+        idempotencyKey: String, priority: Int = 0, runAt: Date? = nil, maxAttempts: Int = 5, origin: RequestOrigin
     ) {
         self.organizationID = organizationID
         self.athleteID = athleteID
@@ -108,6 +128,7 @@ public struct AnalysisRequest: Sendable {
         self.priority = priority
         self.runAt = runAt
         self.maxAttempts = maxAttempts
+        self.origin = origin
     }
 }
 

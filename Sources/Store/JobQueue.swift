@@ -37,16 +37,19 @@ public struct JobQueue: Sendable {
     }
 
     private func insert(_ request: AnalysisRequest) async throws -> (job: Job, created: Bool) {
-        try await connection.transaction { session in
+        if request.origin == .client, case .local = JobSource(uri: request.sourceURI) {
+            throw SourceNotAllowed(source: request.sourceURI)
+        }
+        return try await connection.transaction { session in
             if let existing = try Self.job(idempotencyKey: request.idempotencyKey, organizationID: request.organizationID, session) {
                 return (existing, false)
             }
             let sessionRow = try session.query("""
-                INSERT INTO sessions (organization_id, athlete_id, exercise, source_kind, source_uri)
-                VALUES ($1, $2, $3, $4, $5) RETURNING id
+                INSERT INTO sessions (organization_id, athlete_id, exercise, source_kind, source_uri, made_by)
+                VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
                 """,
                 [request.organizationID, request.athleteID, request.exercise,
-                 request.kind == .analyzeVideo ? "video" : "track", request.sourceURI])
+                 request.kind == .analyzeVideo ? "video" : "track", request.sourceURI, request.origin.rawValue])
             let sessionID: UUID = try sessionRow[0].decode("id")
             let rows = try session.query("""
                 INSERT INTO jobs AS j (organization_id, session_id, kind, idempotency_key, priority, run_at, max_attempts)
@@ -86,8 +89,8 @@ public struct JobQueue: Sendable {
                 session AS (
                     UPDATE sessions AS s SET status = $6, updated_at = now()
                     FROM claimed WHERE s.id = claimed.session_id
-                    RETURNING s.exercise, s.source_uri)
-                SELECT \(Job.columns), j.lease_id, j.lease_expires_at, session.exercise, session.source_uri
+                    RETURNING s.exercise, s.source_uri, s.made_by)
+                SELECT \(Job.columns), j.lease_id, j.lease_expires_at, session.exercise, session.source_uri, session.made_by
                 FROM claimed AS j, session
                 """,
                 [try row.decode("id", as: Int64.self), lifecycle.state.rawValue, lifecycle.cancelRequested, worker,
@@ -95,7 +98,8 @@ public struct JobQueue: Sendable {
             let job = try Job(row: rows[0])
             return ClaimedJob(
                 job: job, lease: Lease(jobID: job.id, id: try rows[0].decode("lease_id"), expiresAt: try rows[0].decode("lease_expires_at")),
-                exercise: try rows[0].decode("exercise"), sourceURI: try rows[0].decode("source_uri"))
+                exercise: try rows[0].decode("exercise"), sourceURI: try rows[0].decode("source_uri"),
+                madeBy: RequestOrigin(rawValue: try rows[0].decode("made_by")) ?? .client)
         }
     }
 

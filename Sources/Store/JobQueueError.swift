@@ -21,3 +21,8 @@ extension JobQueueError: DescribedFailure {
     public var failureKind: FailureKind { code == .leaseLost ? .internalError : .usage }
     public var safeMessage: String { message }
 }
+
+extension SourceNotAllowed: DescribedFailure {
+    public var failureKind: FailureKind { .usage }
+    public var safeMessage: String { description }
+}

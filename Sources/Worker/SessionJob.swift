@@ -39,6 +39,8 @@ struct SessionJob: Sendable {
     private func fetchSource() async throws -> String {
         switch JobSource(uri: claimed.sourceURI) {
         case .local(let path):
+            // Refused at enqueueing too; read here only from a session the operator made.
+            guard claimed.madeBy == .operator else { throw SourceNotAllowed(source: claimed.sourceURI) }
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw JobSourceError(path: path)
             }

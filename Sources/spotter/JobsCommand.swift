@@ -112,7 +112,8 @@ extension Spotter.JobsCommand {
                 let request = AnalysisRequest(
                     organizationID: organizationID, exercise: exercise, kind: landmarks ? .scoreTrack : .analyzeVideo,
                     sourceURI: sourceURI, idempotencyKey: idempotencyKey ?? defaultKey(sourceURI),
-                    priority: priority, runAt: try runAt.map { try Date($0, strategy: .iso8601) }, maxAttempts: maxAttempts)
+                    priority: priority, runAt: try runAt.map { try Date($0, strategy: .iso8601) }, maxAttempts: maxAttempts,
+                    origin: .operator)
                 let (job, created) = try await JobQueue(connection: connection).enqueue(request)
                 FileHandle.standardError.write(Data((created ? "queued job \(job.id)\n" : "job \(job.id) already exists (\(job.state.rawValue))\n").utf8))
                 print(job.id)

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import Postgres
 import Store
@@ -79,6 +80,26 @@ struct JobQueueTests {
         let usage = await pool.usage
         #expect(usage.lent == 0 && (1...3).contains(usage.idle), "\(usage)")
         await pool.close()
+    }
+
+    @Test("a client may name http(s) sources only; a path on the server is the operator's alone", .postgresDatabase)
+    func clientSources() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        for path in ["/srv/uploads/other-tenant/clip.mp4", "file:///srv/uploads/clip.mp4", "FILE:///srv/x.mp4", "clip.mp4"] {
+            var request = StoreFixtures.request(organization, key: path)
+            request.sourceURI = path
+            request.origin = .client
+            let refused = await #expect(throws: SourceNotAllowed.self) { try await queue.enqueue(request) }
+            #expect(describeFailure(try #require(refused)).kind == .usage)
+        }
+        var remote = StoreFixtures.request(organization, key: "remote")
+        remote.sourceURI = "HTTPS://cdn.example.com/clip.mp4"
+        remote.origin = .client
+        #expect(try await queue.enqueue(remote).created)
+        #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM sessions WHERE made_by = 'client'") == 1)
+        var local = StoreFixtures.request(organization, key: "operator")
+        local.origin = .operator
+        #expect(try await queue.enqueue(local).created, "the operator may name a path")
     }
 
     @Test("a worker whose lease ran out cannot complete; the job is requeued without spending an attempt", .postgresDatabase)

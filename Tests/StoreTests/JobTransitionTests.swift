@@ -53,7 +53,7 @@ struct JobTransitionTests {
         let (job, _) = try await queue.enqueue(
             AnalysisRequest(
                 organizationID: organization.id, exercise: "squat", kind: .analyzeVideo, sourceURI: "/videos/\(index).mp4",
-                idempotencyKey: "path-\(index)", maxAttempts: 3))
+                idempotencyKey: "path-\(index)", maxAttempts: 3, origin: .operator))
         var expected = job.lifecycle
         var lease: Lease?
         for (number, step) in Self.paths[index].enumerated() {

@@ -6,6 +6,10 @@ import TestSupport
 
 @Suite("Migrations")
 struct MigratorTests {
+    /// The repository's own migrations; the extra ones these tests add come after them.
+    static let shipped = (try? MigrationFile.all(in: StoreFixtures.migrationsDirectory).count) ?? 0
+    static let extraName = String(format: "%04d", shipped + 1)
+
     /// A directory holding the repository's migrations plus `extra` files.
     func directory(extra: [String: String] = [:]) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID())").path
@@ -22,16 +26,16 @@ struct MigratorTests {
         let connection = try await PostgresConnection.connect(to: PostgresDatabase.url)
         let migrator = try Migrator(files: MigrationFile.all(in: directory()))
         let first = try await migrator.migrate(connection)
-        #expect(first.applied.map(\.version) == [1, 2] && first.alreadyApplied == 0)
+        #expect(first.applied.map(\.version) == Array(1...Self.shipped) && first.alreadyApplied == 0)
         let second = try await migrator.migrate(connection)
-        #expect(second.applied.isEmpty && second.alreadyApplied == 2)
-        #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM schema_migrations") == 2)
+        #expect(second.applied.isEmpty && second.alreadyApplied == Self.shipped)
+        #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM schema_migrations") == Self.shipped)
         #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM jobs") == 0)
     }
 
     @Test("migrators running at once apply each migration once", .postgresDatabase)
     func concurrent() async throws {
-        let migrator = try Migrator(files: MigrationFile.all(in: directory(extra: ["0003_more.sql": "CREATE TABLE more (id int);"])))
+        let migrator = try Migrator(files: MigrationFile.all(in: directory(extra: ["\(Self.extraName)_more.sql": "CREATE TABLE more (id int);"])))
         let url = PostgresDatabase.url
         let outcomes = try await withThrowingTaskGroup(of: Migrator.Outcome.self) { group in
             for _ in 0..<4 {
@@ -39,23 +43,23 @@ struct MigratorTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(outcomes.map(\.applied.count).reduce(0, +) == 3)
+        #expect(outcomes.map(\.applied.count).reduce(0, +) == Self.shipped + 1)
         let connection = try await PostgresConnection.connect(to: url)
-        #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM schema_migrations") == 3)
+        #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM schema_migrations") == Self.shipped + 1)
     }
 
     @Test("an applied file that was edited stops the migrator, naming the file", .postgresDatabase)
     func edited() async throws {
         let connection = try await PostgresConnection.connect(to: PostgresDatabase.url)
-        let migrations = try directory(extra: ["0003_more.sql": "CREATE TABLE more (id int);"])
+        let migrations = try directory(extra: ["\(Self.extraName)_more.sql": "CREATE TABLE more (id int);"])
         _ = try await Migrator(files: MigrationFile.all(in: migrations)).migrate(connection)
-        try "CREATE TABLE more (id bigint);".write(toFile: migrations + "/0003_more.sql", atomically: true, encoding: .utf8)
+        try "CREATE TABLE more (id bigint);".write(toFile: migrations + "/\(Self.extraName)_more.sql", atomically: true, encoding: .utf8)
         let error = try await #require(throws: MigrationError.self) {
             try await Migrator(files: MigrationFile.all(in: migrations)).migrate(connection)
         }
-        #expect(error.file.hasSuffix("0003_more.sql") && error.reason.contains("edited"))
+        #expect(error.file.hasSuffix("\(Self.extraName)_more.sql") && error.reason.contains("edited"))
 
-        try FileManager.default.removeItem(atPath: migrations + "/0003_more.sql")
+        try FileManager.default.removeItem(atPath: migrations + "/\(Self.extraName)_more.sql")
         let missing = try await #require(throws: MigrationError.self) {
             try await Migrator(files: MigrationFile.all(in: migrations)).migrate(connection)
         }
@@ -65,12 +69,12 @@ struct MigratorTests {
     @Test("a migration the server refuses leaves nothing of itself behind", .postgresDatabase)
     func refused() async throws {
         let connection = try await PostgresConnection.connect(to: PostgresDatabase.url)
-        let migrations = try directory(extra: ["0003_broken.sql": "CREATE TABLE half (id int); CREATE TABLE oops (id nosuchtype);"])
+        let migrations = try directory(extra: ["\(Self.extraName)_broken.sql": "CREATE TABLE half (id int); CREATE TABLE oops (id nosuchtype);"])
         let error = try await #require(throws: MigrationError.self) {
             try await Migrator(files: MigrationFile.all(in: migrations)).migrate(connection)
         }
-        #expect(error.file.hasSuffix("0003_broken.sql") && error.reason.contains("nosuchtype"))
-        #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM schema_migrations") == 2)
+        #expect(error.file.hasSuffix("\(Self.extraName)_broken.sql") && error.reason.contains("nosuchtype"))
+        #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM schema_migrations") == Self.shipped)
         #expect(try await StoreFixtures.count(connection, "SELECT count(*)::int AS count FROM pg_tables WHERE tablename = 'half'") == 0)
     }
 

@@ -19,7 +19,7 @@ enum StoreFixtures {
     static func request(_ organization: Organization, key: String, priority: Int = 0, runAt: Date? = nil, maxAttempts: Int = 3) -> AnalysisRequest {
         AnalysisRequest(
             organizationID: organization.id, exercise: "squat", kind: .analyzeVideo, sourceURI: "/videos/\(key).mp4",
-            idempotencyKey: key, priority: priority, runAt: runAt, maxAttempts: maxAttempts)
+            idempotencyKey: key, priority: priority, runAt: runAt, maxAttempts: maxAttempts, origin: .operator)
     }
 
     /// A number from a one-row, one-column query.

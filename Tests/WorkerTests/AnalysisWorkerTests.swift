@@ -167,6 +167,16 @@ struct AnalysisWorkerTests {
         #expect(String(describing: error).contains("is open to other users"), "\(String(describing: error))")
     }
 
+    @Test("a client's session never reads a path on the server, even one that reached the database", .postgresDatabase)
+    func clientLocalSource() async throws {
+        let fixture = try await WorkerFixture()
+        let job = try await fixture.enqueue(try fixture.squatTrack(reps: 2))
+        try await fixture.queue.connection.query("UPDATE sessions SET made_by = 'client' WHERE id = $1", [job.sessionID])
+        let finished = try await withWorker(fixture.configuration) { try await fixture.wait(for: [job.id]) }[0]
+        #expect(finished.state == .failed && finished.lastError?.contains("a client's source must be an http(s) URL") == true,
+                "\(finished.state) \(finished.lastError ?? "")")
+    }
+
     @Test("a track over the size limit fails its job before it is read", .postgresDatabase)
     func oversizedTrack() async throws {
         var fixture = try await WorkerFixture()
@@ -240,7 +250,7 @@ struct DatabaseRestartTests {
             let queue = JobQueue(connection: try await PostgresConnection.connect(to: url))
             let after = try await queue.enqueue(AnalysisRequest(
                 organizationID: fixture.organization.id, exercise: "squat", kind: .scoreTrack,
-                sourceURI: try fixture.squatTrack(reps: 3, name: "after.jsonl"), idempotencyKey: "after-restart")).job
+                sourceURI: try fixture.squatTrack(reps: 3, name: "after.jsonl"), idempotencyKey: "after-restart", origin: .operator)).job
             return try await WorkerFixture.wait(for: [before.id, after.id], on: queue)
         }
         #expect(jobs.map(\.state) == [.succeeded, .succeeded], "\(jobs.map { $0.lastError ?? "" })")

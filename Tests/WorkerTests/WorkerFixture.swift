@@ -38,11 +38,12 @@ struct WorkerFixture {
 
     @discardableResult
     func enqueue(
-        _ source: String, exercise: String = "squat", kind: JobKind = .scoreTrack, maxAttempts: Int = 3
+        _ source: String, exercise: String = "squat", kind: JobKind = .scoreTrack, maxAttempts: Int = 3,
+        origin: RequestOrigin = .operator
     ) async throws -> Job {
         try await queue.enqueue(AnalysisRequest(
             organizationID: organization.id, exercise: exercise, kind: kind, sourceURI: source,
-            idempotencyKey: UUID().uuidString, maxAttempts: maxAttempts)).job
+            idempotencyKey: UUID().uuidString, maxAttempts: maxAttempts, origin: origin)).job
     }
 
     /// A synthetic squat set with `reps` reps, written as a track file; its path.
