@@ -110,11 +110,29 @@ public struct VideoFrames: AsyncSequence, Sendable {
     fileprivate let interruption: Interruption
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        fileprivate let queue: FrameQueue<VideoFrame>
-        public mutating func next() async throws -> VideoFrame? { try await queue.next() }
+        fileprivate let consumer: Consumer
+        public mutating func next() async throws -> VideoFrame? { try await consumer.queue.next() }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(queue: queue) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(consumer: Consumer(queue: queue, interruption: interruption)) }
+
+    /// Stops the decoding when the last copy of its iterator goes: a loop left
+    /// early (`break`, a thrown error) would otherwise leave the decoding thread
+    /// waiting for room in the queue forever, holding the libav handles.
+    fileprivate final class Consumer: Sendable {
+        let queue: FrameQueue<VideoFrame>
+        let interruption: Interruption
+
+        init(queue: FrameQueue<VideoFrame>, interruption: Interruption) {
+            self.queue = queue
+            self.interruption = interruption
+        }
+
+        deinit {
+            interruption.cancel()
+            queue.close()
+        }
+    }
 
     /// Stops the decoding: frames not yet read are dropped.
     public func cancel() {
