@@ -15,6 +15,7 @@ public struct Job: Sendable, Equatable, Codable {
     public var organizationID: UUID
     public var sessionID: UUID
     public var kind: JobKind
+    /// The SHA-256 (hex) of the key it was enqueued with.
     public var idempotencyKey: String
     public var state: JobState
     public var priority: Int
@@ -109,6 +110,7 @@ public struct AnalysisRequest: Sendable {
     public var kind: JobKind
     public var sourceURI: String
     /// Repeating an upload with the same key returns the first job instead of making another.
+    /// The SHA-256 (hex) of the key it was enqueued with.
     public var idempotencyKey: String
     public var priority: Int
     public var runAt: Date?

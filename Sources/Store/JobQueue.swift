@@ -53,7 +53,7 @@ public struct JobQueue: Sendable {
             let sessionID: UUID = try sessionRow[0].decode("id")
             let rows = try session.query("""
                 INSERT INTO jobs AS j (organization_id, session_id, kind, idempotency_key, priority, run_at, max_attempts)
-                VALUES ($1, $2, $3, $4, $5, COALESCE($6, now()), $7)
+                VALUES ($1, $2, $3, \(Self.storedKey("$4")), $5, COALESCE($6, now()), $7)
                 RETURNING \(Job.columns)
                 """,
                 [request.organizationID, sessionID, request.kind.rawValue, request.idempotencyKey, request.priority,
@@ -241,9 +241,15 @@ public struct JobQueue: Sendable {
         }
     }
 
+    /// An idempotency key as stored: its SHA-256, so that a key made from a URL
+    /// never keeps the URL's token in the database or in `jobs show`.
+    static func storedKey(_ parameter: String) -> String {
+        "encode(sha256(convert_to(\(parameter), 'UTF8')), 'hex')"
+    }
+
     static func job(idempotencyKey: String, organizationID: UUID, _ session: PostgresSession) throws -> Job? {
         try session.query(
-            "SELECT \(Job.columns) FROM jobs AS j WHERE j.organization_id = $1 AND j.idempotency_key = $2",
+            "SELECT \(Job.columns) FROM jobs AS j WHERE j.organization_id = $1 AND j.idempotency_key = \(storedKey("$2"))",
             [organizationID, idempotencyKey]
         ).first.map(Job.init(row:))
     }

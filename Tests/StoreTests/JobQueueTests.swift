@@ -82,6 +82,17 @@ struct JobQueueTests {
         await pool.close()
     }
 
+    @Test("idempotency keys are stored hashed: a key made from a signed URL keeps no token", .postgresDatabase)
+    func hashedKeys() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        let key = "squat|https://cdn.example.com/clip.mp4?token=s3cret-token"
+        let (first, created) = try await queue.enqueue(StoreFixtures.request(organization, key: key))
+        #expect(created && first.idempotencyKey.count == 64 && !first.idempotencyKey.contains("s3cret"))
+        let (again, createdAgain) = try await queue.enqueue(StoreFixtures.request(organization, key: key))
+        #expect(!createdAgain && again.id == first.id, "the same key still finds the first job")
+        #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM jobs WHERE idempotency_key LIKE '%s3cret%'") == 0)
+    }
+
     @Test("a client may name http(s) sources only; a path on the server is the operator's alone", .postgresDatabase)
     func clientSources() async throws {
         let (queue, organization) = try await StoreFixtures.queue()
