@@ -70,16 +70,20 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
     public var curlCode: Int?
     /// libcurl's words for the failure: its error buffer, else its description of `curlCode`.
     public var curlMessage: String?
+    /// What clients may read where `message` says more than they should (the
+    /// internal addresses a host resolved to); nil when `message` is safe.
+    public var clientMessage: String?
     /// Where in Transfer the error was raised.
     public var file: String
     public var line: Int
 
     init(
-        _ code: Code, _ message: String, httpStatus: Int? = nil, curlCode: Int? = nil, curlMessage: String? = nil,
-        file: String = #fileID, line: Int = #line
+        _ code: Code, _ message: String, clientMessage: String? = nil, httpStatus: Int? = nil, curlCode: Int? = nil,
+        curlMessage: String? = nil, file: String = #fileID, line: Int = #line
     ) {
         self.code = code
         self.message = message
+        self.clientMessage = clientMessage
         self.httpStatus = httpStatus
         self.curlCode = curlCode
         self.curlMessage = curlMessage
@@ -112,5 +116,6 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
 
 extension TransferError: DescribedFailure {
     public var failureKind: FailureKind { isRetryable ? .unavailable : .badInput }
-    public var safeMessage: String { description }
+    public var safeMessage: String { clientMessage ?? description }
+    public var operatorMessage: String { description }
 }

@@ -48,6 +48,7 @@ struct TransferTarget {
             .refusedAddress,
             "refused to connect to \(list): cannot \(verb) \(redacted), the address policy allows "
                 + "\(allowed.joined(separator: " and ")) addresses only",
+            clientMessage: "cannot \(verb) \(redacted): its host is not at an address this server may reach",
             curlCode: Int(curlCode.rawValue), curlMessage: easy.describe(curlCode))
     }
 

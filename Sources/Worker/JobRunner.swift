@@ -51,7 +51,11 @@ struct JobRunner: Sendable {
         } catch let error as JobQueueError where error.code == .leaseLost {
             logger.warning("finished, but the lease was lost meanwhile; nothing was stored")
         } catch {
-            let (kind, reason) = classify(error)
+            let (kind, detailed) = classify(error)
+            // Tenants read the stored reason: the worker's own paths go; the source is named as they gave it.
+            let reason = detailed
+                .replacingOccurrences(of: directory + "/source", with: redactedSource(claimed.sourceURI))
+                .replacingOccurrences(of: directory, with: "the job's scratch space")
             await record("recording the failure") {
                 let state = try await queue.fail(claimed.lease, kind, reason: reason)
                 logger.warning("failed (\(kind.rawValue), now \(state.rawValue)): \(describeFailureForOperator(error))")

@@ -177,6 +177,27 @@ struct AnalysisWorkerTests {
                 "\(finished.state) \(finished.lastError ?? "")")
     }
 
+    @Test("the reason a tenant reads names no internal address and no path of the worker's", .postgresDatabase)
+    func safeReasons() async throws {
+        var fixture = try await WorkerFixture()
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.respond(to: "/corrupt.mp4", with: .ok(Array(String(repeating: "not a video ", count: 500).utf8)))
+        let corrupt = try await fixture.enqueue(server.url("/corrupt.mp4?token=abc"), kind: .analyzeVideo)
+        var jobs = try await withWorker(fixture.configuration) { try await fixture.wait(for: [corrupt.id]) }
+        let corruptReason = jobs[0].lastError ?? ""
+        #expect(jobs[0].state == .failed && corruptReason.contains("/corrupt.mp4") && corruptReason.contains("not a video"), "\(corruptReason)")
+        #expect(!corruptReason.contains(fixture.configuration.workDirectory) && !corruptReason.contains("abc"), "\(corruptReason)")
+
+        fixture.configuration.addressPolicy = .publicOnly
+        let unreachable = try await fixture.enqueue(server.url("/clip.mp4"), kind: .analyzeVideo)
+        jobs = try await withWorker(fixture.configuration) { try await fixture.wait(for: [unreachable.id]) }
+        let internalReason = jobs[0].lastError ?? ""
+        // The URL is the client's own; what its host resolved to, and how the server sorts addresses, are not.
+        #expect(internalReason.contains("not at an address this server may reach") && !internalReason.contains("(loopback)"),
+                "\(internalReason)")
+    }
+
     @Test("a track over the size limit fails its job before it is read", .postgresDatabase)
     func oversizedTrack() async throws {
         var fixture = try await WorkerFixture()
