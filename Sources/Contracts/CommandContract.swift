@@ -36,8 +36,8 @@ public enum CommandContract {
         "SPOTTER_CACHE_DIR", "SPOTTER_MEDIAPIPE_LIBRARY", "SPOTTER_MODEL_DIR", "SPOTTER_LOG_LEVEL",
     ]
 
-    /// Set in the analysis child's environment: the child asks the kernel to kill
-    /// it when the process that started it dies, so that a crashed worker leaves
+    /// Set in the analysis child's environment to the worker's pid: the child
+    /// watches the worker and ends when it does, so that a crashed worker leaves
     /// no analysis running.
     public static let exitWithParentVariable = "SPOTTER_EXIT_WITH_PARENT"
 
