@@ -14,10 +14,7 @@ struct AnalysisStoreTests {
         let (queue, organization) = try await StoreFixtures.queue()
         _ = try await queue.enqueue(StoreFixtures.request(organization, key: "squats"))
         let claimed = try #require(try await queue.claim(worker: "w"))
-        var conditions = SetConditions()
-        conditions.reps = 4
-        let track = SyntheticSessions.make("squat", conditions, seed: 3).track
-        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
+        let (track, rule) = try StoreFixtures.squats(reps: 4, seed: 3)
         let report = Scorer(rule: rule).score(track).report
         #expect(report.repCount == 4)
 
@@ -56,10 +53,7 @@ struct AnalysisStoreTests {
         let other = try await Organization.create(name: "Another gym", on: queue.connection)
         let (job, _) = try await queue.enqueue(StoreFixtures.request(organization, key: "mine"))
         let claimed = try #require(try await queue.claim(worker: "w"))
-        var conditions = SetConditions()
-        conditions.reps = 2
-        let track = SyntheticSessions.make("squat", conditions, seed: 5).track
-        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
+        let (track, rule) = try StoreFixtures.squats(reps: 2, seed: 5)
         let store = AnalysisStore(queue: queue)
         _ = try await store.complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
 
@@ -85,10 +79,7 @@ struct AnalysisStoreTests {
         #expect(queued == SessionView(id: done.sessionID, status: .queued, exercise: "squat"))
         let claimed = try #require(try await queue.claim(worker: "w"))
         #expect(try await store.sessionView(sessionID: done.sessionID, .organization(organization.id))?.status == .running)
-        var conditions = SetConditions()
-        conditions.reps = 3
-        let track = SyntheticSessions.make("squat", conditions, seed: 6).track
-        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
+        let (track, rule) = try StoreFixtures.squats(reps: 3, seed: 6)
         _ = try await store.complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
         let succeeded = try #require(try await store.sessionView(sessionID: done.sessionID, .organization(organization.id)))
         #expect(succeeded.status == .succeeded && succeeded.repCount == 3 && succeeded.error == nil)
@@ -114,12 +105,10 @@ struct AnalysisStoreTests {
         let (queue, organization) = try await StoreFixtures.queue()
         _ = try await queue.enqueue(StoreFixtures.request(organization, key: "epoch"))
         let claimed = try #require(try await queue.claim(worker: "w"))
-        var conditions = SetConditions()
-        conditions.reps = 2
-        var track = SyntheticSessions.make("squat", conditions, seed: 7).track
+        let squats = try StoreFixtures.squats(reps: 2, seed: 7)
+        var track = squats.track
         for index in track.frames.indices { track.frames[index].timestampMilliseconds += 1_795_000_000_000 }
-        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
-        let report = Scorer(rule: rule).score(track).report
+        let report = Scorer(rule: squats.rule).score(track).report
         let analysisID = try await AnalysisStore(queue: queue).complete(claimed, report: report, track: track)
         let first = try await queue.connection.query(
             "SELECT min(start_ms) AS start FROM reps WHERE analysis_id = $1", [analysisID])[0].decode("start", as: Int64.self)
@@ -136,10 +125,7 @@ struct AnalysisStoreTests {
         let claimed = try #require(try await queue.claim(worker: "w"))
         try await Task.sleep(for: .milliseconds(250))
         try await queue.reapExpiredLeases()
-        var conditions = SetConditions()
-        conditions.reps = 2
-        let track = SyntheticSessions.make("squat", conditions, seed: 4).track
-        let rule = try RuleBook.rule(for: "squat", in: StoreFixtures.repository.appendingPathComponent("Rules").path)
+        let (track, rule) = try StoreFixtures.squats(reps: 2, seed: 4)
         await #expect(throws: JobQueueError.self) {
             try await AnalysisStore(queue: queue).complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
         }

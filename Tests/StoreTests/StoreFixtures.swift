@@ -1,6 +1,9 @@
 import Foundation
+import LandmarkTracks
 import Postgres
+import Rules
 import Store
+import SyntheticMotion
 import TestSupport
 
 /// The repository's migrations, and databases brought up to date with them.
@@ -20,6 +23,14 @@ enum StoreFixtures {
         AnalysisRequest(
             organizationID: organization.id, exercise: "squat", kind: .analyzeVideo, sourceURI: "/videos/\(key).mp4",
             idempotencyKey: key, priority: priority, runAt: runAt, maxAttempts: maxAttempts, origin: .operator)
+    }
+
+    /// A synthetic squat set of `reps` reps, and the repository's squat rule to score it.
+    static func squats(reps: Int, seed: UInt64) throws -> (track: LandmarkTrack, rule: ExerciseRule) {
+        var conditions = SetConditions()
+        conditions.reps = reps
+        let track = SyntheticSessions.make("squat", conditions, seed: seed).track
+        return (track, try RuleBook.rule(for: "squat", in: repository.appendingPathComponent("Rules").path))
     }
 
     /// A number from a one-row, one-column query.
