@@ -155,6 +155,24 @@ struct JobQueueTests {
             queue.connection, "SELECT count(*)::int AS count FROM sessions WHERE status = 'cancelled'") == 1)
     }
 
+    @Test("a heartbeating job is safe from the reaper past its first lease", .postgresDatabase)
+    func heartbeatOutlivesTheFirstLease() async throws {
+        let (queue, organization) = try await StoreFixtures.queue(leaseDuration: .seconds(2))
+        _ = try await queue.enqueue(StoreFixtures.request(organization, key: "kept"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        try await Task.sleep(for: .milliseconds(1200))
+        guard case .held(let extended, cancelRequested: false) = try await queue.heartbeat(claimed.lease) else {
+            Issue.record("the lease should be held")
+            return
+        }
+        #expect(extended.expiresAt > claimed.lease.expiresAt.addingTimeInterval(1), "the heartbeat moved the expiry on")
+        try await Task.sleep(for: .milliseconds(1200))  // past the first lease's end, inside the extended one
+        #expect(try await queue.reapExpiredLeases().isEmpty)
+        let job = try #require(try await queue.job(claimed.job.id, .allOrganizations))
+        #expect(job.state == .running && job.leaseExpirations == 0)
+        #expect(try await queue.heartbeat(claimed.lease) != .lost, "the worker still holds it")
+    }
+
     @Test("retryable failures back off and end dead; permanent ones fail at once; both tell the outbox", .postgresDatabase)
     func failures() async throws {
         let (queue, organization) = try await StoreFixtures.queue()
