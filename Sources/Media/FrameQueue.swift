@@ -14,6 +14,7 @@ final class FrameQueue<Element: Sendable>: @unchecked Sendable {
     private var waiting: CheckedContinuation<Element?, any Error>?
     private var ending: Result<Void, any Error>?
     private var closed = false
+    private var producerWaiting = false
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -22,7 +23,11 @@ final class FrameQueue<Element: Sendable>: @unchecked Sendable {
     /// Hands `item` over, waiting while the queue is full; false once the consumer has closed it.
     func put(_ item: Element) -> Bool {
         condition.lock()
-        while items.count >= capacity, !closed { condition.wait() }
+        while items.count >= capacity, !closed {
+            producerWaiting = true
+            condition.wait()
+        }
+        producerWaiting = false
         guard !closed else {
             condition.unlock()
             return false
@@ -48,6 +53,14 @@ final class FrameQueue<Element: Sendable>: @unchecked Sendable {
         if let consumer {
             if let error { consumer.resume(throwing: error) } else { consumer.resume(returning: nil) }
         }
+    }
+
+    /// Whether the producer is waiting for room, and whether a consumer is waiting
+    /// for an item: what the two sides are doing, for tests that must not guess by sleeping.
+    var waitingSides: (producer: Bool, consumer: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (producerWaiting, waiting != nil)
     }
 
     /// Abandons the queue from the consumer's side; the producer's next `put` returns false.

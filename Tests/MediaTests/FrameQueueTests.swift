@@ -5,6 +5,18 @@ import Testing
 
 @Suite("Bounded hand-over from the decoding thread")
 struct FrameQueueTests {
+    /// Waits until `condition` holds (polling; at most 10 s), instead of sleeping a guessed time.
+    func eventually(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("never: \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
     @Test("the producer waits while the queue is full, and items arrive in order")
     func backPressure() async throws {
         let queue = FrameQueue<Int>(capacity: 2)
@@ -17,7 +29,7 @@ struct FrameQueueTests {
             queue.finish()
         }
         producer.start()
-        try await Task.sleep(for: .milliseconds(300))
+        try await eventually("the producer waits for room") { queue.waitingSides.producer }
         #expect(produced.load(ordering: .relaxed) == 2, "two items fit; the third put waits")
         var received = [Int]()
         while let item = try await queue.next() { received.append(item) }
@@ -34,9 +46,9 @@ struct FrameQueueTests {
             refused.withLock { $0 = !accepted }
         }
         producer.start()
-        try await Task.sleep(for: .milliseconds(100))
+        try await eventually("the producer waits for room") { queue.waitingSides.producer }
         queue.close()
-        try await Task.sleep(for: .milliseconds(100))
+        try await eventually("the producer's put returns") { refused.withLock { $0 } != nil }
         #expect(refused.withLock { $0 } == true)
         #expect(try await queue.next() == nil)
     }
@@ -55,7 +67,7 @@ struct FrameQueueTests {
     func waiting() async throws {
         let queue = FrameQueue<Int>(capacity: 1)
         async let first = queue.next()
-        try await Task.sleep(for: .milliseconds(50))
+        try await eventually("the consumer waits") { queue.waitingSides.consumer }
         #expect(queue.put(42))
         #expect(try await first == 42)
     }
