@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 import Transfer
@@ -95,10 +96,22 @@ struct DownloadFailureTests {
 
     @Test("A port nobody listens on is a retryable failure to connect")
     func connectionRefused() async throws {
-        let closed = try LoopbackHTTPServer()
-        let url = closed.url("/video.mp4")
-        closed.stop()
-        try await Task.sleep(for: .milliseconds(50))
+        // A socket bound to a port but not listening: connections are refused, and
+        // the port stays this test's (a closed server's port could be reused by another test).
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socket >= 0)
+        defer { Glibc.close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        let url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/video.mp4"
         let error = await transferError { try await transfer.download(from: url, to: directory.file("video.mp4")) }
         #expect(error?.code == .couldNotConnect)
         #expect(error?.isRetryable == true)
