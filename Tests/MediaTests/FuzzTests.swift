@@ -44,6 +44,36 @@ struct FuzzTests {
         print("fuzz: \(Self.iterations) inputs from seed \(Self.seed): \(outcomes.sorted { $0.key < $1.key })")
     }
 
+    @Test("damaged playlists, manifests and concat lists pointing at a real video are refused, as files and as bytes")
+    func redirectingMutations() async throws {
+        let video = try Clips.path("h264.mp4")
+        let inputs = [
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n\(video)\n#EXT-X-ENDLIST\n",
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\n\(video)\n",
+            "ffconcat version 1.0\nfile '\(video)'\nfile '\(video)'\n",
+            "<?xml version=\"1.0\"?><MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\"><Period><AdaptationSet>"
+                + "<Representation id=\"1\" bandwidth=\"1\"><BaseURL>\(video)</BaseURL></Representation></AdaptationSet></Period></MPD>",
+        ].map { Data($0.utf8) }
+        var generator = SeededGenerator(seed: Self.seed)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-fuzz-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for iteration in 0..<Self.iterations / 4 {
+            let input = iteration < inputs.count ? inputs[iteration] : Self.mutate(inputs[iteration % inputs.count], using: &generator)
+            let file = directory.appendingPathComponent("upload-\(iteration).mp4").path
+            try input.write(to: URL(fileURLWithPath: file))
+            for open in [{ try VideoReader(path: file) }, { try VideoReader(source: DataByteSource(input), name: file) }] {
+                do {
+                    var frames = 0
+                    for try await _ in try open().frames() { frames += 1 }
+                    Issue.record("iteration \(iteration): \(frames) frames from a text pointing at another file")
+                } catch let error as MediaError {
+                    #expect(error.message.hasPrefix(file), "\(error)")
+                }
+            }
+        }
+    }
+
     /// One to four random edits: bit flips, random bytes, inserted, deleted or
     /// duplicated runs, or a cut.
     static func mutate(_ original: Data, using generator: inout SeededGenerator) -> Data {
