@@ -31,25 +31,25 @@ public struct AnalysisStore: Sendable {
                  report.holdMilliseconds, reportJSON])[0].decode("id")
             for rep in report.reps {
                 try session.query("""
-                    INSERT INTO reps (analysis_id, index, start_ms, bottom_ms, end_ms, metrics)
-                    VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+                    INSERT INTO reps (analysis_id, index, start_ms, bottom_ms, end_ms, metrics, organization_id)
+                    VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
                     """,
                     [analysisID, rep.index, rep.startMilliseconds, rep.bottomMilliseconds, rep.endMilliseconds,
-                     try Self.json(rep.metrics)])
+                     try Self.json(rep.metrics), job.organizationID])
             }
             for fault in report.faults {
                 try session.query("""
-                    INSERT INTO faults (analysis_id, rep_index, code, severity, start_ms, end_ms, message)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7)
+                    INSERT INTO faults (analysis_id, rep_index, code, severity, start_ms, end_ms, message, organization_id)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                     """,
                     [analysisID, fault.rep, fault.code, fault.severity, fault.startMilliseconds, fault.endMilliseconds,
-                     fault.message])
+                     fault.message, job.organizationID])
             }
             try session.query("""
-                INSERT INTO landmark_tracks (session_id, packing, frame_count, data) VALUES ($1, $2, $3, $4)
+                INSERT INTO landmark_tracks (session_id, packing, frame_count, data, organization_id) VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT (session_id) DO UPDATE
                 SET packing = EXCLUDED.packing, frame_count = EXCLUDED.frame_count, data = EXCLUDED.data, created_at = now()
-                """, [job.sessionID, LandmarkTrackPacking.name, track.frames.count, packed])
+                """, [job.sessionID, LandmarkTrackPacking.name, track.frames.count, packed, job.organizationID])
             try session.query(
                 "UPDATE sessions SET duration_ms = $2, updated_at = now() WHERE id = $1",
                 [job.sessionID, report.source.durationMilliseconds])

@@ -63,19 +63,23 @@ public struct JobQueue: Sendable {
         }
     }
 
-    /// Leases the most urgent ready job to `worker`, or returns nil when none is
-    /// ready. One transaction: the job is locked (`SKIP LOCKED`, so workers never
+    /// Leases the next ready job to `worker` — of the organization with the fewest
+    /// jobs running, then the most urgent — or returns nil when none is ready. One transaction: the job is locked (`SKIP LOCKED`, so workers never
     /// wait on each other), taken through its lifecycle's `.claimed`, and written
     /// back with its lease and its session's status.
     public func claim(worker: String) async throws -> ClaimedJob? {
         try await connection.transaction { [self] session in
+            // Fair across organizations: the ready job of the organization with the
+            // fewest jobs running comes first, so that one tenant's flood cannot starve
+            // the others; within an organization, priority, then age.
             let ready = try session.query("""
                 SELECT \(Job.columns) FROM jobs AS j
                 WHERE j.state = $1 AND j.run_at <= now()
-                ORDER BY j.priority DESC, j.run_at, j.id
+                ORDER BY (SELECT count(*) FROM jobs AS r WHERE r.organization_id = j.organization_id AND r.state = $2),
+                         j.priority DESC, j.run_at, j.id
                 LIMIT 1
-                FOR UPDATE SKIP LOCKED
-                """, [JobState.queued.rawValue])
+                FOR UPDATE OF j SKIP LOCKED
+                """, [JobState.queued.rawValue, JobState.running.rawValue])
             guard let row = ready.first else { return nil }
             var lifecycle = try Job(row: row).lifecycle
             _ = try lifecycle.apply(.claimed, retryPolicy: retryPolicy)

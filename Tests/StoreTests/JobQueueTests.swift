@@ -155,6 +155,33 @@ struct JobQueueTests {
             queue.connection, "SELECT count(*)::int AS count FROM sessions WHERE status = 'cancelled'") == 1)
     }
 
+    @Test("claims are fair across organizations: one tenant's flood does not starve another's job", .postgresDatabase)
+    func fairClaims() async throws {
+        let (queue, flooding) = try await StoreFixtures.queue()
+        let other = try await Organization.create(name: "Small gym", on: queue.connection)
+        for index in 0..<5 {
+            _ = try await queue.enqueue(StoreFixtures.request(flooding, key: "flood-\(index)", priority: 10))
+        }
+        let (waiting, _) = try await queue.enqueue(StoreFixtures.request(other, key: "one", priority: 0))
+        let first = try #require(try await queue.claim(worker: "w1"))
+        #expect(first.job.organizationID == flooding.id, "both have nothing running: the higher priority goes first")
+        let second = try #require(try await queue.claim(worker: "w2"))
+        #expect(second.job.id == waiting.id, "the flooding tenant has a job running, the other none")
+    }
+
+    @Test("the database keeps tenants apart: a row cannot point at another organization's", .postgresDatabase)
+    func compositeKeys() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        let other = try await Organization.create(name: "Other gym", on: queue.connection)
+        let athlete = try await queue.connection.query(
+            "INSERT INTO athletes (organization_id, display_name) VALUES ($1, 'Sam') RETURNING id", [other.id])[0].decode("id", as: UUID.self)
+        var request = StoreFixtures.request(organization, key: "borrowed-athlete")
+        request.athleteID = athlete
+        let refused = await #expect(throws: PostgresError.self) { try await queue.enqueue(request) }
+        #expect(refused?.sqlState == "23503", "another organization's athlete")
+        #expect(refused.map { describeFailure($0).kind } == .badInput)
+    }
+
     @Test("a heartbeating job is safe from the reaper past its first lease", .postgresDatabase)
     func heartbeatOutlivesTheFirstLease() async throws {
         let (queue, organization) = try await StoreFixtures.queue(leaseDuration: .seconds(2))
