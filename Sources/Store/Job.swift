@@ -114,12 +114,15 @@ public struct AnalysisRequest: Sendable {
     public var idempotencyKey: String
     public var priority: Int
     public var runAt: Date?
+    /// Tries a job gets unless the operator says otherwise; a client's job never gets more.
     public var maxAttempts: Int
+    public static let defaultMaxAttempts = 5
+    /// Who asks: a client's request names http(s) sources only, at the default priority.
     public var origin: RequestOrigin
 
     public init(
         organizationID: UUID, athleteID: UUID? = nil, exercise: String, kind: JobKind, sourceURI: String,
-        idempotencyKey: String, priority: Int = 0, runAt: Date? = nil, maxAttempts: Int = 5, origin: RequestOrigin
+        idempotencyKey: String, priority: Int = 0, runAt: Date? = nil, maxAttempts: Int = defaultMaxAttempts, origin: RequestOrigin
     ) {
         self.organizationID = organizationID
         self.athleteID = athleteID

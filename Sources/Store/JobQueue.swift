@@ -37,9 +37,14 @@ public struct JobQueue: Sendable {
     }
 
     private func insert(_ request: AnalysisRequest) async throws -> (job: Job, created: Bool) {
-        if request.origin == .client, case .local = JobSource(uri: request.sourceURI) {
-            throw SourceNotAllowed(source: request.sourceURI)
+        var allowed = request
+        if request.origin == .client {
+            if case .local = JobSource(uri: request.sourceURI) { throw SourceNotAllowed(source: request.sourceURI) }
+            // A client's job waits its turn like everyone's: its priority and attempts are the operator's defaults.
+            allowed.priority = 0
+            allowed.maxAttempts = min(request.maxAttempts, AnalysisRequest.defaultMaxAttempts)
         }
+        let request = allowed
         return try await connection.transaction { session in
             if let existing = try Self.job(idempotencyKey: request.idempotencyKey, organizationID: request.organizationID, session) {
                 return (existing, false)

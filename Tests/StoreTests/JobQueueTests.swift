@@ -103,10 +103,12 @@ struct JobQueueTests {
             let refused = await #expect(throws: SourceNotAllowed.self) { try await queue.enqueue(request) }
             #expect(describeFailure(try #require(refused)).kind == .usage)
         }
-        var remote = StoreFixtures.request(organization, key: "remote")
+        var remote = StoreFixtures.request(organization, key: "remote", priority: 1_000_000, maxAttempts: 1_000)
         remote.sourceURI = "HTTPS://cdn.example.com/clip.mp4"
         remote.origin = .client
-        #expect(try await queue.enqueue(remote).created)
+        let (clientJob, created) = try await queue.enqueue(remote)
+        #expect(created && clientJob.priority == 0 && clientJob.maxAttempts == AnalysisRequest.defaultMaxAttempts,
+                "a client cannot jump the queue or retry for ever")
         #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM sessions WHERE made_by = 'client'") == 1)
         var local = StoreFixtures.request(organization, key: "operator")
         local.origin = .operator
