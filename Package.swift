@@ -104,7 +104,7 @@ let package = Package(
             name: "spotter",
             dependencies: [
                 "Analysis", "Worker", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
-                "AtomicFiles", "BlockingWork",
+                "AtomicFiles", "BlockingWork", "CSpawnShims",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -41,6 +41,11 @@ public enum CommandContract {
     /// no analysis running.
     public static let exitWithParentVariable = "SPOTTER_EXIT_WITH_PARENT"
 
+    /// Set to `1` in the analysis child's environment: the child leaves the
+    /// network as it starts (a namespace of its own, no interface up), so that
+    /// a decoder exploit can reach no other machine.
+    public static let noNetworkVariable = "SPOTTER_NO_NETWORK"
+
     /// The arguments of `spotter landmarks` that write the track of `video` to
     /// `trackPath` and the decoder's warnings (a JSON array of strings) to
     /// `warningsPath`, at most `maxFrameRate` frames a second, with hands or not.

@@ -61,6 +61,7 @@ struct SessionJob: Sendable {
             video: video, trackPath: trackPath, warningsPath: warningsPath, maxFrameRate: CommandContract.maxFrameRate, hands: hands)
         var environment = ChildProcess.inheriting(CommandContract.childEnvironment)
         environment[CommandContract.exitWithParentVariable] = String(getpid())
+        environment[CommandContract.noNetworkVariable] = "1"
         let child = ChildProcess(
             executable: configuration.executable, arguments: arguments, environment: environment,
             timeLimit: configuration.analysisTimeLimit)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlockingWork
+import CSpawnShims
 import Contracts
 import Foundation
 
@@ -27,6 +28,12 @@ func exitWithParentIfAsked() throws {
     }
     guard getppid() == parent else {
         throw commandFailure(.unavailable, "the worker that started this analysis (pid \(parent)) has gone")
+    }
+    let isolation = CSpawn_networkIsolation()
+    if isolation > 0 {
+        // In the worker's log on every job: the host should allow it (root, or user namespaces).
+        FileHandle.standardError.write(Data(
+            "spotter: warning: the analysis keeps the network: no namespace of its own (\(String(cString: strerror(isolation))))\n".utf8))
     }
     startDedicatedThread("spotter.parent-watch") {
         while getppid() == parent { usleep(250_000) }

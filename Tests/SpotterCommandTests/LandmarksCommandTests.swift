@@ -87,6 +87,35 @@ struct LandmarksCommandTests {
         #expect(!FileManager.default.fileExists(atPath: path("vtest.jsonl")), "a track cut short is never left behind")
     }
 
+    @Test("as the worker's child, it has no network: a namespace of its own from its first instruction (or it says it could not)")
+    func leavesTheNetwork() throws {
+        let child = Process()
+        child.executableURL = SpotterProcess.executable
+        child.arguments = ["landmarks", TestAssets.photo("vtest.avi"), "--out", path("isolated.jsonl")]
+        child.environment = ProcessInfo.processInfo.environment.merging(
+            ["SPOTTER_EXIT_WITH_PARENT": String(getpid()), "SPOTTER_NO_NETWORK": "1"]) { $1 }
+        let errors = Pipe()
+        child.standardError = errors
+        try child.run()
+        let own = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+        // Until it has exec'd, the child is still this process's fork, in this namespace: wait up to 5 s for it to leave.
+        var its: String?
+        for _ in 0..<250 where (its == nil || its == own) && child.isRunning {
+            usleep(20_000)
+            its = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.processIdentifier)/ns/net")
+        }
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.processIdentifier)/task")) ?? []
+        let threadNamespaces = Set(threads.compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.processIdentifier)/task/\($0)/ns/net")
+        })
+        child.terminate()
+        child.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if said.contains("the analysis keeps the network") { return }  // this host allows no namespace: it is said
+        #expect(its != nil && its != own, "the child shares this process's network namespace \(own): \(said)")
+        #expect(!threadNamespaces.contains(own), "a thread of the child is still on the network: \(threadNamespaces)")
+    }
+
     @Test("an image gives a one-frame track in the file named by --out, and nothing on stdout")
     func imageToFile() throws {
         let out = path("bus.jsonl")

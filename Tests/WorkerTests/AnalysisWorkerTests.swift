@@ -144,7 +144,8 @@ struct AnalysisWorkerTests {
         let job = try await fixture.enqueue(try fixture.file("clip.mp4", "x"), kind: .analyzeVideo)
         _ = try await withWorker(fixture.configuration) { try await fixture.wait(for: [job.id]) }
         let names = try String(contentsOfFile: dump, encoding: .utf8).split(separator: "\n").compactMap { $0.split(separator: "=").first.map(String.init) }
-        let allowed = Set(CommandContract.childEnvironment + [CommandContract.exitWithParentVariable, "PWD", "SHLVL", "_"])  // the last three: sh's own
+        let allowed = Set(
+            CommandContract.childEnvironment + [CommandContract.exitWithParentVariable, CommandContract.noNetworkVariable, "PWD", "SHLVL", "_"])  // the last three: sh's own
         #expect(Set(names).isSubset(of: allowed), "\(Set(names).subtracting(allowed).sorted())")
         #expect(names.contains("PATH") && names.contains(CommandContract.exitWithParentVariable))
     }

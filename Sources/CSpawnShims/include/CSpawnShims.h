@@ -13,4 +13,9 @@ int CSpawn_addCloseFrom(posix_spawn_file_actions_t *actions, int lowest);
 /// posix_spawn_file_actions_addchdir_np: changes the child's working directory.
 int CSpawn_addChdir(posix_spawn_file_actions_t *actions, const char *path);
 
+/// Whether this process left the network when it started (it does so, before
+/// any thread exists, when SPOTTER_NO_NETWORK=1): -1 not asked, 0 done — a
+/// network namespace of its own, with no interface up — else the errno.
+int CSpawn_networkIsolation(void);
+
 #endif
