@@ -26,7 +26,9 @@ public struct JobQueue: Sendable {
     }
 
     /// Makes the session and its job, or returns the job an earlier request with
-    /// the same idempotency key made (`created` false).
+    /// the same idempotency key made (`created` false). The key is kept with the
+    /// session, beyond the job's retention: a repeat after the job was deleted is
+    /// refused (`JobQueueError.Code.alreadyAnalysed`, naming the session), never a second analysis.
     public func enqueue(_ request: AnalysisRequest) async throws -> (job: Job, created: Bool) {
         do {
             return try await insert(request)
@@ -46,15 +48,26 @@ public struct JobQueue: Sendable {
         }
         let request = allowed
         return try await connection.transaction { session in
-            if let existing = try Self.job(idempotencyKey: request.idempotencyKey, organizationID: request.organizationID, session) {
-                return (existing, false)
+            // The session and its job in one statement: one snapshot, so that a request
+            // committed meanwhile is seen whole or not at all.
+            if let earlier = try session.query("""
+                SELECT s.id AS earlier_session, \(Job.columns) FROM sessions AS s LEFT JOIN jobs AS j ON j.session_id = s.id
+                WHERE s.organization_id = $1 AND s.idempotency_key = \(Self.storedKey("$2"))
+                ORDER BY j.id DESC LIMIT 1
+                """, [request.organizationID, request.idempotencyKey]).first {
+                if try earlier.decode("id", as: Int64?.self) != nil { return (try Job(row: earlier), false) }
+                let id = try earlier.decode("earlier_session", as: UUID.self)
+                throw JobQueueError(
+                    code: .alreadyAnalysed, jobID: 0,
+                    message: "this upload was made before as session \(id.uuidString.lowercased()); its job is no longer kept")
             }
             let sessionRow = try session.query("""
-                INSERT INTO sessions (organization_id, athlete_id, exercise, source_kind, source_uri, made_by)
-                VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+                INSERT INTO sessions (organization_id, athlete_id, exercise, source_kind, source_uri, made_by, idempotency_key)
+                VALUES ($1, $2, $3, $4, $5, $6, \(Self.storedKey("$7"))) RETURNING id
                 """,
                 [request.organizationID, request.athleteID, request.exercise,
-                 request.kind == .analyzeVideo ? "video" : "track", request.sourceURI, request.origin.rawValue])
+                 request.kind == .analyzeVideo ? "video" : "track", request.sourceURI, request.origin.rawValue,
+                 request.idempotencyKey])
             let sessionID: UUID = try sessionRow[0].decode("id")
             let rows = try session.query("""
                 INSERT INTO jobs AS j (organization_id, session_id, kind, idempotency_key, priority, run_at, max_attempts)
@@ -254,13 +267,6 @@ public struct JobQueue: Sendable {
     /// never keeps the URL's token in the database or in `jobs show`.
     static func storedKey(_ parameter: String) -> String {
         "encode(sha256(convert_to(\(parameter), 'UTF8')), 'hex')"
-    }
-
-    static func job(idempotencyKey: String, organizationID: UUID, _ session: PostgresSession) throws -> Job? {
-        try session.query(
-            "SELECT \(Job.columns) FROM jobs AS j WHERE j.organization_id = $1 AND j.idempotency_key = \(storedKey("$2"))",
-            [organizationID, idempotencyKey]
-        ).first.map(Job.init(row:))
     }
 }
 

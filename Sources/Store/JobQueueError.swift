@@ -8,6 +8,8 @@ public struct JobQueueError: Error, Sendable, CustomStringConvertible {
         /// The lease expired or was taken over; the caller must not finish the job.
         case leaseLost
         case invalidState
+        /// An upload with this idempotency key made a session whose job is no longer kept.
+        case alreadyAnalysed
     }
 
     public var code: Code

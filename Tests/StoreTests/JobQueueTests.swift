@@ -93,6 +93,21 @@ struct JobQueueTests {
         #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM jobs WHERE idempotency_key LIKE '%s3cret%'") == 0)
     }
 
+    @Test("an upload repeated after its job was cleaned up is refused, naming its session, never analysed twice", .postgresDatabase)
+    func idempotencyOutlivesJobs() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        let (job, _) = try await queue.enqueue(StoreFixtures.request(organization, key: "kept-for-ever"))
+        let claimed = try #require(try await queue.claim(worker: "w"))
+        try await queue.connection.transaction { try queue.complete(claimed.lease, in: $0) }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(try await queue.deleteFinished(olderThan: .zero) == 1)
+        let repeated = try await #require(throws: JobQueueError.self) {
+            try await queue.enqueue(StoreFixtures.request(organization, key: "kept-for-ever"))
+        }
+        #expect(repeated.code == .alreadyAnalysed && repeated.message.contains(job.sessionID.uuidString.lowercased()))
+        #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM sessions") == 1)
+    }
+
     @Test("a client may name http(s) sources only; a path on the server is the operator's alone", .postgresDatabase)
     func clientSources() async throws {
         let (queue, organization) = try await StoreFixtures.queue()
