@@ -14,14 +14,11 @@ public enum HandTracking: String, Sendable, CaseIterable {
 
 /// What `spotter analyze` asks of the stages.
 public struct AnalysisOptions: Sendable {
-    /// The most frames a second an analysis landmarks (`CommandContract.maxFrameRate`).
-    public static let maxFrameRate = CommandContract.maxFrameRate
-
     public var hands = HandTracking.auto
     /// Decoding and landmarker options; `hands` there is decided by `hands` here.
     public var landmarks: LandmarkOptions = {
         var options = LandmarkOptions()
-        options.decoding.maxFrameRate = Self.maxFrameRate
+        options.decoding.maxFrameRate = CommandContract.maxFrameRate
         return options
     }()
 
@@ -33,14 +30,9 @@ public struct AnalysisOptions: Sendable {
 public enum SessionAnalysis {
     /// Scores the `spotter.landmarks/v1` track in the file at `path`.
     public static func scoreTrack(at path: String, rule: ExerciseRule) throws -> Analysis {
-        var analysis = Scorer(rule: rule).score(try readTrack(at: path))
+        var analysis = Scorer(rule: rule).score(try LandmarkTrack(contentsOfFile: path))
         if analysis.report.source.path.isEmpty { analysis.report.source.path = path }
         return analysis
-    }
-
-    /// Reads the `spotter.landmarks/v1` track in the file at `path`.
-    public static func readTrack(at path: String) throws -> LandmarkTrack {
-        try LandmarkTrack(contentsOfFile: path)
     }
 
     /// Decodes `path` (a video, or a still image), runs the landmarkers in video

@@ -78,13 +78,13 @@ public struct AnalysisStore: Sendable {
             FROM sessions AS s WHERE s.id = $1 AND ($2::uuid IS NULL OR s.organization_id = $2)
             """, [sessionID, scope.organizationID])
         guard let row = rows.first else { return nil }
-        let status: SessionView.Status = switch try row.decode("status", as: String.self) {
+        let stored = try row.decode("status", as: String.self)
+        let status: SessionView.Status = switch stored {
         case "pending": .queued
         case "analysing": .running
         case "analysed": .succeeded
         default: .failed
         }
-        let stored = try row.decode("status", as: String.self)
         return SessionView(
             id: sessionID, status: status, exercise: try row.decode("exercise"),
             error: stored == "cancelled" ? "cancelled" : try row.decode("failure_reason", as: String?.self),

@@ -25,16 +25,7 @@ struct RuleParsingTests {
     @Test("every rule in Rules/ loads, one per exercise of contracts §4, with its fault codes")
     func repositoryRules() throws {
         let book = RuleFixtures.book
-        let expected: [String: Set<String>] = [
-            "squat": ["shallow_depth", "knee_valgus", "forward_lean"],
-            "pushup": ["shallow_depth", "hip_sag", "hip_pike"],
-            "bicep_curl": ["partial_rom", "elbow_drift", "torso_swing", "bent_wrist"],
-            "lunge": ["shallow_depth", "forward_lean"],
-            "overhead_press": ["partial_lockout", "back_arch", "bent_wrist"],
-            "jumping_jack": ["partial_rom"],
-            "deadlift": ["partial_lockout", "knees_locked_early"],
-            "plank": ["hip_sag", "hip_pike"],
-        ]
+        let expected = RuleFixtures.contractFaultCodes
         #expect(Set(book.rules.keys) == Set(expected.keys))
         for (exercise, codes) in expected {
             let rule = try book.rule(for: exercise)

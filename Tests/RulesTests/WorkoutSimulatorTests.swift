@@ -9,16 +9,7 @@ import WorkoutSimulator
 @Suite("WorkoutSimulator")
 struct WorkoutSimulatorTests {
     static let exercises = WorkoutSimulator.exercises
-    static let faultCodes: [String: Set<String>] = [
-        "squat": ["shallow_depth", "forward_lean", "knee_valgus"],
-        "pushup": ["shallow_depth", "hip_sag", "hip_pike"],
-        "bicep_curl": ["partial_rom", "elbow_drift", "torso_swing", "bent_wrist"],
-        "lunge": ["shallow_depth", "forward_lean"],
-        "overhead_press": ["partial_lockout", "back_arch", "bent_wrist"],
-        "jumping_jack": ["partial_rom"],
-        "deadlift": ["partial_lockout", "knees_locked_early"],
-        "plank": ["hip_sag", "hip_pike"],
-    ]
+    static let faultCodes = RuleFixtures.contractFaultCodes
     /// Two sessions of each exercise, shared by the tests that look at tracks.
     static let sample = exercises.flatMap { exercise in (UInt64(1)...2).map { WorkoutSimulator.session(exercise, seed: $0) } }
 
