@@ -69,24 +69,35 @@ struct PreparedTrack {
         var sizes = Array(repeating: 0.0, count: count)
         var filters = smoothing.map { SmoothingFilters(parameters: $0, landmarks: needed.count) }
         var previousCentre: Point?
-        var lastPoseTime: Int?
         var crowd = Crowd()
+        var chosen = [TrackPose?](repeating: nil, count: count)
+        var framePixels = [[Point]?](repeating: nil, count: count)
         for (frameIndex, frame) in track.frames.enumerated() {
             guard let pose = Self.choosePose(frame.poses, near: previousCentre, width: width, height: height) else { continue }
             crowd.note(pose, among: frame.poses, width: width, height: height)
             posePresent[frameIndex] = true
-            let pixels = pose.landmarks.map { Point(Double($0.x) * width, Double($0.y) * height, 0) }
+            let pixels = Self.pixelsOf(pose, width, height)
             previousCentre = pixels.reduce(.zero, +) / Double(pixels.count)
+            chosen[frameIndex] = pose
+            framePixels[frameIndex] = pixels
+            sizes[frameIndex] = Self.objectScale(pixels)
+        }
+        let swaps = SideSwaps.find(times: times, pixels: framePixels, sizes: sizes)
+        var lastPoseTime: Int?
+        for (frameIndex, frame) in track.frames.enumerated() {
+            guard let pose = chosen[frameIndex], let found = framePixels[frameIndex] else { continue }
+            let swapped = swaps[frameIndex]
+            let pixels = swapped.isEmpty ? found : found.indices.map { found[SideSwaps.mirrored($0, in: swapped)] }
             if let last = lastPoseTime, frame.timestampMilliseconds - last > Self.smoothingResetMs {
                 filters = smoothing.map { SmoothingFilters(parameters: $0, landmarks: needed.count) }
             }
             lastPoseTime = frame.timestampMilliseconds
-            let objectScale = Self.objectScale(pixels)
-            sizes[frameIndex] = objectScale
-            for (slot, index) in needed.enumerated() {
+            let objectScale = sizes[frameIndex]
+            for (slot, landmark) in needed.enumerated() {
+                let index = SideSwaps.mirrored(landmark, in: swapped)
                 let row = pose.world[index]
                 var worldPoint = Point(Double(row.x), Double(row.y), Double(row.z))
-                var imagePoint = pixels[index]
+                var imagePoint = pixels[landmark]
                 if filters != nil {
                     worldPoint = filters!.world(slot, worldPoint, at: frame.timestampMilliseconds)
                     if imageSpace {

@@ -85,8 +85,10 @@ struct SignalContext {
     /// Landmarks MediaPipe is this unsure of still move with the body: the rep
     /// signal is counted on landmarks down to this visibility.
     static let countingVisibility = 0.05
-    /// A side seen less than this on average is never the working side.
+    /// A side seen less than this on average is not the working side…
     static let workingVisibility = 0.45
+    /// …but one seen this much is, when it alone moves.
+    static let hiddenWorkingVisibility = 0.2
 
     /// The rep signal. Reps are counted on movement, and MediaPipe follows the
     /// movement of landmarks it calls hidden (a far arm, a limb behind a bar,
@@ -100,9 +102,15 @@ struct SignalContext {
         relaxed.threshold = min(threshold, Self.countingVisibility)
         var series = relaxed.series(definition)
         if definition.side == .working, let left = series.left, let right = series.right {
-            // A side MediaPipe hardly sees at all moves with its guesses: it is not the working one.
-            let seen = { (side: BodySide) in self.meanVisibility(definition, side) >= Self.workingVisibility }
-            let l = seen(.left) ? Self.spread(left) : 0, r = seen(.right) ? Self.spread(right) : 0
+            // A side MediaPipe hardly sees moves with its guesses: it is not the working one,
+            // unless the side it sees stays still while this one clearly moves (a far arm curling alone).
+            let spreads = (left: Self.spread(left), right: Self.spread(right))
+            let seen = { (side: BodySide) in
+                let visibility = self.meanVisibility(definition, side)
+                let (own, other) = side == .left ? spreads : (spreads.right, spreads.left)
+                return visibility >= Self.workingVisibility || (visibility >= Self.hiddenWorkingVisibility && other < 0.25 * own)
+            }
+            let l = seen(.left) ? spreads.left : 0, r = seen(.right) ? spreads.right : 0
             let side: BodySide = l > 1.3 * r ? .left : r > 1.3 * l ? .right : visibleSide(definition)
             series.chosenSide = side
             series.values = side == .left ? left : right
