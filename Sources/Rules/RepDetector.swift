@@ -93,7 +93,7 @@ struct RepDetector {
                 let end = leaving(after, toward: pivot, depth: depth)
                 let duration = times[end] - times[start]
                 let reason: UncountedMovement.Reason?
-                if pivot.depth < activeDepth || !isDeepEnough(pivot, before, after, levels) {
+                if !reachesTurn(pivot, before, after, levels) || (pivot.depth < activeDepth && duration < 2 * rule.minDurationMs) {
                     reason = .tooShallow(reached: value(pivot.depth))
                 } else if !isRest(before.depth, levels) || !isRest(after.depth, levels) {
                     reason = .noReturn(restedAt: value(isRest(before.depth, levels) ? after.depth : before.depth))
@@ -130,6 +130,20 @@ struct RepDetector {
         guard let levels else { return true }
         return depth <= levels.turn - rule.returnFraction * (levels.turn - levels.rest)
     }
+
+    /// A turn at the rule's active level and deep enough for this person; or,
+    /// in a set with reps that reach it, one short of it that still moves
+    /// `partialShare` of the person's typical range (and lasts twice the shortest
+    /// rep): a partial rep, which counts (depth is a fault, not a count).
+    private func reachesTurn(_ turn: Pivot, _ before: Pivot, _ after: Pivot, _ levels: (rest: Double, turn: Double)?) -> Bool {
+        guard isDeepEnough(turn, before, after, levels) else { return false }
+        if turn.depth >= activeDepth { return true }
+        guard let levels else { return false }
+        return turn.depth - max(before.depth, after.depth) >= Self.partialShare * (levels.turn - levels.rest)
+    }
+
+    /// The share of the person's typical range a partial rep moves at least.
+    static let partialShare = 0.5
 
     /// Deep enough for this person: the smaller of the movements down and up is
     /// at least `minShare` of their typical range (a step between two lunges is

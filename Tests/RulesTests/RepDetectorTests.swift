@@ -47,6 +47,16 @@ struct RepDetectorTests {
         #expect(reps([(0, 175), (1, 175), (2, 130), (3, 175), (4, 130), (5, 175), (6, 175)]).count == 2)
     }
 
+    @Test("among reps that reach the turn level, a partial one short of it counts when it moves half their range; a twitch does not")
+    func partialAmongFull() {
+        // Full reps 175 → 85 (90°); a partial one to 138 (37°, short of the 135 turn level, under half the range): not counted;
+        // one to 128 is past the level anyway; one to 139 moving 55° of a 70° range counts.
+        #expect(reps([(0, 175), (1, 175), (2, 85), (3, 175), (4, 138), (5, 175), (6, 85), (7, 175), (8, 175)]).count == 2)
+        #expect(reps([(0, 194), (1, 194), (2, 124), (3, 194), (4, 139), (5, 194), (6, 124), (7, 194), (8, 194)]).count == 3)
+        // Quicker than twice the shortest rep: a twitch, not a partial rep.
+        #expect(reps([(0, 194), (1, 194), (2, 124), (3, 194), (3.2, 139), (3.4, 194), (4.4, 124), (5.4, 194), (6, 194)]).count == 2)
+    }
+
     @Test("the person's own top counts as rest: a back knee that stays bent still returns")
     func personalRest() {
         // Tops at 150° (under a fixed 155° standing level), bottoms at 85°.
