@@ -6,7 +6,7 @@
 //   decode (Media over CFFmpeg) → landmark (Landmarkers over CMediaPipe) → track (LandmarkTracks)
 //   → rules (Rules: reps, faults, the report) → report pages (ReportPages)
 //   → store (Store over Postgres over CLibPQ: jobs, reports, reps, faults, tracks, outbox)
-//   → notify (Transfer over CCurl: fetching videos, delivering webhooks)
+//   → notify (Webhooks: endpoints, sealed secrets, signing; Transfer over CCurl: fetching videos, delivering webhooks)
 // `Analysis` runs decode → landmark → rules for one input; `Worker` is the
 // service that runs jobs from the store (analysis in a child process, fetching
 // over Transfer); `Contracts` is what every module, the command line and an API
@@ -29,6 +29,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
@@ -84,6 +85,11 @@ let package = Package(
         // Store stage: migrations, the job queue, analyses and their reps and faults in PostgreSQL.
         .target(name: "Store", dependencies: ["Postgres", "Rules", "LandmarkTracks", "Contracts"]),
 
+        // Notify stage: webhook endpoints with sealed secrets, Standard Webhooks signing (swift-crypto).
+        .target(
+            name: "Webhooks",
+            dependencies: ["Store", "Postgres", "Transfer", "Contracts", .product(name: "Crypto", package: "swift-crypto")]),
+
         // Starting the analysis child: glibc's GNU extensions, which Swift's Glibc module hides.
         .target(name: "CSpawnShims"),
 
@@ -103,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Analysis", "Worker", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
+                "Analysis", "Worker", "Webhooks", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
                 "AtomicFiles", "BlockingWork", "CSpawnShims",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -127,6 +133,7 @@ let package = Package(
         .testTarget(name: "ReportPagesTests", dependencies: ["ReportPages", "Rules", "LandmarkTracks", "SyntheticMotion"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "TransferTests", dependencies: ["Transfer", "TestSupport"]),
+        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Store", "Postgres", "Transfer", "TestSupport"]),
         .testTarget(
             name: "AnalysisTests", dependencies: ["Analysis", "Contracts", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),

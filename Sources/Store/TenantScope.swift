@@ -10,7 +10,7 @@ public enum TenantScope: Sendable, Equatable {
     case allOrganizations
 
     /// The organization to filter on, nil for every organization (bound as SQL `NULL`).
-    var organizationID: UUID? {
+    public var organizationID: UUID? {
         if case .organization(let id) = self { id } else { nil }
     }
 }

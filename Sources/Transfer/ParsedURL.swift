@@ -15,6 +15,10 @@ struct ParsedURL {
     let scheme: String?
     /// The URL without user, password, login options, query and fragment.
     let redacted: String?
+    /// The host as libcurl reads it (an IPv6 address in brackets), lowercased.
+    let host: String?
+    /// Whether the URL carries a user name or password.
+    let hasCredentials: Bool
 
     /// Parses `text`, allowing schemes libcurl does not support so that they
     /// can be refused by name; throws libcurl's reason for a text it cannot parse.
@@ -24,6 +28,8 @@ struct ParsedURL {
         let status = curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
         guard status == CURLUE_OK else { throw ParseFailure(reason: String(cString: curl_url_strerror(status))) }
         scheme = Self.part(CURLUPART_SCHEME, of: handle)?.lowercased()
+        host = Self.part(CURLUPART_HOST, of: handle)?.lowercased()
+        hasCredentials = Self.part(CURLUPART_USER, of: handle) != nil || Self.part(CURLUPART_PASSWORD, of: handle) != nil
         for secret in [CURLUPART_USER, CURLUPART_PASSWORD, CURLUPART_OPTIONS, CURLUPART_QUERY, CURLUPART_FRAGMENT] {
             curl_url_set(handle, secret, nil, 0)
         }

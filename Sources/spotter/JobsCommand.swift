@@ -108,7 +108,7 @@ extension Spotter.JobsCommand {
             let sourceURI = try resolvedSource()
             let connection = try await database.connect()
             do {
-                let organizationID = try await organizationID(connection)
+                let organizationID = try await resolvedOrganization(organization, connection)
                 let request = AnalysisRequest(
                     organizationID: organizationID, exercise: exercise, kind: landmarks ? .scoreTrack : .analyzeVideo,
                     sourceURI: sourceURI, idempotencyKey: idempotencyKey ?? defaultKey(sourceURI),
@@ -138,19 +138,6 @@ extension Spotter.JobsCommand {
             return [exercise, sourceURI, size.map(String.init), modified.map { String($0) }].compactMap { $0 }.joined(separator: "|")
         }
 
-        private func organizationID(_ connection: PostgresConnection) async throws -> UUID {
-            if let organization { return organization }
-            let all = try await Organization.all(on: connection)
-            switch all.count {
-            case 0:
-                let made = try await Organization.create(name: "Default", on: connection)
-                FileHandle.standardError.write(Data("made organization \(made.id.uuidString.lowercased()) (Default)\n".utf8))
-                return made.id
-            case 1: return all[0].id
-            default:
-                throw commandFailure(.usage, "there are \(all.count) organizations; pass --organization with one of their ids")
-            }
-        }
     }
 
     struct Retry: AsyncParsableCommand {
@@ -199,17 +186,6 @@ private func describe(_ job: Job) {
     for case let (name, value?) in lines { print("\(name):".padding(toLength: 17, withPad: " ", startingAt: 0) + value) }
 }
 
-private func timestamp(_ date: Date) -> String {
-    date.formatted(.iso8601)
-}
-
-private func printJSON<T: Encodable>(_ value: T) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    encoder.dateEncodingStrategy = .iso8601
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
-}
 
 extension UUID: @retroactive ExpressibleByArgument {
     public init?(argument: String) { self.init(uuidString: argument) }

@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `spotter webhooks …` as an operator and a receiver's developer run it.
+@Suite("spotter webhooks")
+struct WebhooksCommandTests {
+    static let key = Data((0..<32).map { UInt8(255 - $0) }).base64EncodedString()
+
+    /// Runs `spotter` with the sealing key, and the test's database unless `database` is false.
+    func spotter(_ arguments: [String], _ environment: [String: String] = [:], database: Bool = true) throws -> SubprocessOutcome {
+        let base = ["SPOTTER_WEBHOOK_KEY": Self.key].merging(database ? ["SPOTTER_DATABASE_URL": PostgresDatabase.url] : [:]) { $1 }
+        return try SpotterProcess.run(arguments, environment: base.merging(environment) { $1 })
+    }
+
+    func json(_ outcome: SubprocessOutcome) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: outcome.standardOutput) as? [String: Any])
+    }
+
+    @Test("sign prints Standard Webhooks' known answer for a body on standard input")
+    func sign() throws {
+        let outcome = try runSubprocess(URL(fileURLWithPath: "/bin/sh"), [
+            "-c", #"printf '{"test": 2432232314}' | "$0" webhooks sign --secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw --id msg_p5jXN8AQM9LWM0D4loKWxJek --timestamp 1614265330"#,
+            SpotterProcess.executable.path,
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(String(decoding: outcome.standardOutput, as: UTF8.self) == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=\n")
+        let bad = try spotter(["webhooks", "sign", "--secret", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "--id", "x", "--timestamp", "1"], database: false)
+        #expect(bad.status == 64 && bad.errorLines.first?.contains("whsec_") == true)
+    }
+
+    @Test("add prints the id and the secret once; list, rotate-secret and disable follow; the secret never shows again", .postgresDatabase)
+    func lifecycle() throws {
+        #expect(try spotter(["migrate"]).status == 0)
+        let added = try spotter(["webhooks", "add", "https://hooks.example.com/spotter", "--events", "analysis.completed", "--json"])
+        #expect(added.status == 0, "\(added.standardError)")
+        let made = try json(added)
+        let id = try #require(made["id"] as? String), secret = try #require(made["secret"] as? String)
+        #expect(Set(made.keys) == ["id", "secret"] && secret.hasPrefix("whsec_"))
+
+        let listed = try spotter(["webhooks", "list", "--json"])
+        let listText = String(decoding: listed.standardOutput, as: UTF8.self)
+        #expect(listed.status == 0 && listText.contains(id) && listText.contains("analysis.completed"))
+        #expect(!listText.contains(secret.dropFirst(6)) && !listed.standardError.contains(secret.dropFirst(6)))
+
+        let rotated = try json(try spotter(["webhooks", "rotate-secret", id, "--json"]))
+        #expect((rotated["secret"] as? String)?.hasPrefix("whsec_") == true && rotated["secret"] as? String != secret)
+        let table = String(decoding: try spotter(["webhooks", "list"]).standardOutput, as: UTF8.self)
+        #expect(table.contains("previous secret signs until"))
+
+        #expect(try spotter(["webhooks", "disable", id, "--reason", "moving receivers"]).status == 0)
+        #expect(String(decoding: try spotter(["webhooks", "list"]).standardOutput, as: UTF8.self).contains("moving receivers"))
+        let unknown = try spotter(["webhooks", "disable", UUID().uuidString])
+        #expect(unknown.status == 64 && unknown.errorLines.first?.contains("no webhook endpoint") == true)
+    }
+
+    @Test("internal targets, http and unknown events are refused unless allowed; no sealing key is a clear error", .postgresDatabase)
+    func refusals() throws {
+        #expect(try spotter(["migrate"]).status == 0)
+        for url in ["https://127.0.0.1/hook", "https://2130706433/", "https://[::ffff:127.0.0.1]/", "http://hooks.example.com/", "https://169.254.169.254/"] {
+            let outcome = try spotter(["webhooks", "add", url])
+            #expect(outcome.status == 64 && outcome.errorLines.count == 1, "\(url): \(outcome.standardError)")
+        }
+        let events = try spotter(["webhooks", "add", "https://hooks.example.com/", "--events", "report.ready"])
+        #expect(events.status == 64 && events.errorLines.first?.contains("report.ready") == true)
+        let allowed = try spotter(["webhooks", "add", "http://127.0.0.1:9/hook"], ["SPOTTER_ALLOW_PRIVATE_TARGETS": "1"])
+        #expect(allowed.status == 0, "\(allowed.standardError)")
+        let metadata = try spotter(["webhooks", "add", "http://169.254.169.254/"], ["SPOTTER_ALLOW_PRIVATE_TARGETS": "1"])
+        #expect(metadata.status == 64)
+        let keyless = try spotter(["webhooks", "add", "https://hooks.example.com/"], ["SPOTTER_WEBHOOK_KEY": ""])
+        #expect(keyless.status == 69 && keyless.errorLines.first?.contains("SPOTTER_WEBHOOK_KEY") == true)
+    }
+}
