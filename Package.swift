@@ -88,7 +88,10 @@ let package = Package(
         // Notify stage: webhook endpoints with sealed secrets, Standard Webhooks signing (swift-crypto).
         .target(
             name: "Webhooks",
-            dependencies: ["Store", "Postgres", "Transfer", "Contracts", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: [
+                "Store", "Postgres", "Transfer", "Contracts", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // Starting the analysis child: glibc's GNU extensions, which Swift's Glibc module hides.
         .target(name: "CSpawnShims"),

@@ -27,6 +27,8 @@ CREATE TABLE webhook_deliveries (
     state            text        NOT NULL DEFAULT 'pending'
                                  CHECK (state IN ('pending', 'delivering', 'delivered', 'dead', 'cancelled')),
     attempts         integer     NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    -- The attempts made before the last replay: the retry schedule starts again after it.
+    attempts_before_replay integer NOT NULL DEFAULT 0 CHECK (attempts_before_replay BETWEEN 0 AND attempts),
     next_attempt_at  timestamptz NOT NULL DEFAULT now(),
     lease_id         uuid,
     lease_expires_at timestamptz,

@@ -16,6 +16,8 @@ public struct WebhookError: Error, Sendable, Equatable, CustomStringConvertible,
         case unknownEventType
         /// No endpoint with that id in the organization.
         case unknownEndpoint
+        /// A stored event that cannot be sent (its payload is not a JSON object).
+        case invalidEvent
     }
 
     public var code: Code
@@ -33,6 +35,7 @@ public struct WebhookError: Error, Sendable, Equatable, CustomStringConvertible,
         switch code {
         case .invalidSecret, .invalidTarget, .unknownEventType, .unknownEndpoint: .usage
         case .invalidSealingKey, .cannotUnseal: .unavailable
+        case .invalidEvent: .internalError
         }
     }
 }

@@ -18,7 +18,7 @@ extension Spotter {
                 SPOTTER_ALLOW_PRIVATE_TARGETS=1 also allows http and loopback, private and carrier-grade \
                 NAT addresses (development and tests), never link-local ones.
                 """,
-            subcommands: [Add.self, List.self, Disable.self, RotateSecret.self, Sign.self])
+            subcommands: [Add.self, List.self, Disable.self, RotateSecret.self, Deliveries.self, Replay.self, Sign.self])
 
         /// Whether `SPOTTER_ALLOW_PRIVATE_TARGETS=1` is set.
         static var allowsPrivateTargets: Bool { ProcessInfo.processInfo.environment["SPOTTER_ALLOW_PRIVATE_TARGETS"] == "1" }
@@ -157,6 +157,72 @@ extension Spotter.WebhooksCommand {
             do { parsed = try WebhookSecret(encoded: secret) } catch { throw commandFailure(error) }
             let body = FileHandle.standardInput.readDataToEndOfFile()
             print(WebhookSignature.sign(secret: parsed, id: id, timestamp: timestamp, body: body))
+        }
+    }
+}
+
+extension Spotter.WebhooksCommand {
+    struct Deliveries: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List deliveries, newest first: state, attempts, the last answer (status, latency, response) or error.")
+
+        @Argument(help: "Only this endpoint's deliveries.")
+        var endpoint: UUID?
+
+        @Option(help: "At most this many.")
+        var limit = 50
+
+        @Flag(help: "Print the deliveries as a JSON array.")
+        var json = false
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let queue = DeliveryQueue(database: try await database.connect())
+            let found: [DeliveryStatus]
+            do { found = try await queue.deliveries(endpoint: endpoint, .allOrganizations, limit: limit) } catch { throw commandFailure(error) }
+            if json { return try printJSON(found) }
+            let rows = found.map { delivery in
+                [String(delivery.id), delivery.endpointID, delivery.webhookID, delivery.eventType, delivery.state, String(delivery.attempts),
+                 delivery.lastStatus.map(String.init) ?? "", delivery.lastLatencyMilliseconds.map { "\($0) ms" } ?? "",
+                 Self.short(delivery.lastError ?? delivery.lastResponse ?? "")]
+            }
+            print(table([["id", "endpoint", "webhook-id", "event", "state", "attempts", "status", "latency", "error or response"]] + rows),
+                  terminator: "")
+        }
+
+        /// One line of at most 80 characters.
+        static func short(_ text: String) -> String {
+            let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            return line.count > 80 ? line.prefix(79) + "…" : line
+        }
+    }
+
+    struct Replay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send the events since a time again, with their own webhook-ids, to every subscribed endpoint (or one).")
+
+        @Option(help: "ISO 8601 time (2026-11-23T10:00:00Z) or a date (2026-11-23, midnight UTC).")
+        var since: String
+
+        @Option(help: "Only to this endpoint.")
+        var endpoint: UUID?
+
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            guard let start = Self.time(since) else {
+                throw commandFailure(.usage, "--since \(since): not an ISO 8601 time or date (2026-11-23T10:00:00Z, 2026-11-23)")
+            }
+            let queue = DeliveryQueue(database: try await database.connect())
+            let queued: Int
+            do { queued = try await queue.replay(since: start, endpoint: endpoint, .allOrganizations) } catch { throw commandFailure(error) }
+            print("\(queued) deliveries queued again; a running worker sends them")
+        }
+
+        static func time(_ text: String) -> Date? {
+            if let time = try? Date(text, strategy: .iso8601) { return time }
+            return try? Date(text + "T00:00:00Z", strategy: .iso8601)
         }
     }
 }

@@ -3,7 +3,9 @@ import Contracts
 import Foundation
 import Logging
 import ServiceLifecycle
+import Postgres
 import Transfer
+import Webhooks
 import Worker
 
 extension Spotter {
@@ -16,6 +18,9 @@ extension Spotter {
                 so a crash or hang fails that job only. On SIGTERM or SIGINT the worker stops \
                 claiming, lets running jobs finish within --shutdown-grace seconds, then gives \
                 the rest back to the queue.
+
+                The worker also delivers webhooks (when $SPOTTER_WEBHOOK_KEY is set: the key \
+                endpoint secrets are sealed with), sharing the outbox with every other worker.
                 """)
 
         @Option(help: "Jobs run at once.")
@@ -30,6 +35,9 @@ extension Spotter {
         @Option(help: "Seconds running jobs get to finish after SIGTERM.")
         var shutdownGrace = 30
 
+        @Option(help: "Seconds a webhook delivery being sent is held; should this worker die, another sends it again after them.")
+        var webhookLease = 60
+
         @Flag(help: "Let video URLs point at loopback and private addresses (development only).")
         var allowPrivateSources = false
 
@@ -39,6 +47,7 @@ extension Spotter {
 
         func validate() throws {
             guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be within 1...64") }
+            guard webhookLease >= 1 else { throw ValidationError("--webhook-lease must be at least 1 second") }
             guard analysisTimeLimit > 0, shutdownGrace >= 0 else {
                 throw ValidationError("--analysis-time-limit must be positive and --shutdown-grace not negative")
             }
@@ -53,15 +62,58 @@ extension Spotter {
             configuration.analysisTimeLimit = .seconds(analysisTimeLimit)
             configuration.shutdownGrace = .seconds(shutdownGrace)
             if allowPrivateSources { configuration.addressPolicy = .allowingPrivateNetworks }
+            var services: [any Service] = [AnalysisWorker(configuration: configuration, logger: logger)]
+            if let dispatcher = try await webhookDispatcher(logger: logger) { services.append(dispatcher) }
             let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-                services: [AnalysisWorker(configuration: configuration, logger: logger)],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             do { try await group.run() } catch { throw commandFailure(error) }
+        }
+
+        /// The webhook dispatcher, or nil (said once in the log) when no sealing key is set.
+        private func webhookDispatcher(logger: Logger) async throws -> WebhookDispatchService? {
+            let sealing: SecretSealing
+            do {
+                sealing = try SecretSealing.fromEnvironment()
+            } catch {
+                logger.warning("webhooks are not delivered by this worker: \(error.message)")
+                return nil
+            }
+            let url = try database.url()
+            var settings = WebhookDispatcher.Configuration()
+            settings.publicURL = ProcessInfo.processInfo.environment["SPOTTER_PUBLIC_URL"]
+            return WebhookDispatchService(databaseURL: url, sealing: sealing, settings: settings, lease: .seconds(webhookLease), logger: logger)
         }
 
         /// This executable, for the analysis child processes.
         static func executablePath() -> String {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         }
+    }
+}
+
+/// The webhook dispatcher as a service of the worker: its own connections (one
+/// for the work, one listening), stopped on graceful shutdown; an attempt under
+/// way when it stops is taken up again by any dispatcher when its lease runs out.
+struct WebhookDispatchService: Service {
+    let databaseURL: String
+    let sealing: SecretSealing
+    let settings: WebhookDispatcher.Configuration
+    let lease: Duration
+    let logger: Logger
+
+    func run() async throws {
+        let work = try await PostgresConnection.connect(to: databaseURL)
+        let listener = try await PostgresConnection.connect(to: databaseURL)
+        let policy: AddressPolicy = Spotter.WebhooksCommand.allowsPrivateTargets
+            ? Spotter.WebhooksCommand.targetPolicy : .publicOnly
+        var queue = DeliveryQueue(database: work)
+        queue.lease = lease
+        let dispatcher = WebhookDispatcher(
+            queue: queue, endpoints: WebhookEndpoints(database: work, sealing: sealing),
+            transfer: HTTPTransfer(addressPolicy: policy, userAgent: "Spotter-Webhooks"), configuration: settings, logger: logger)
+        try await cancelWhenGracefulShutdown { try await dispatcher.run(listener: listener) }
+        await work.close()
+        await listener.close()
     }
 }

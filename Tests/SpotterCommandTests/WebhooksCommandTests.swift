@@ -1,6 +1,11 @@
 import Foundation
+import LandmarkTracks
+import SyntheticMotion
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `spotter webhooks …` as an operator and a receiver's developer run it.
 @Suite("spotter webhooks")
@@ -69,5 +74,71 @@ struct WebhooksCommandTests {
         #expect(metadata.status == 64)
         let keyless = try spotter(["webhooks", "add", "https://hooks.example.com/"], ["SPOTTER_WEBHOOK_KEY": ""])
         #expect(keyless.status == 69 && keyless.errorLines.first?.contains("SPOTTER_WEBHOOK_KEY") == true)
+    }
+
+    /// `spotter worker` with the sealing key, loopback targets allowed, its stderr in `log`.
+    func worker(log: URL, work: URL) throws -> Process {
+        let worker = Process()
+        worker.executableURL = SpotterProcess.executable
+        worker.arguments = ["worker", "--work-dir", work.path, "--webhook-lease", "2"]
+        worker.environment = ProcessInfo.processInfo.environment.merging([
+            "SPOTTER_DATABASE_URL": PostgresDatabase.url, "SPOTTER_WEBHOOK_KEY": Self.key, "SPOTTER_ALLOW_PRIVATE_TARGETS": "1",
+            "SPOTTER_PUBLIC_URL": "https://spotter.example.com",
+        ]) { $1 }
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        worker.standardError = try FileHandle(forWritingTo: log)
+        try worker.run()
+        return worker
+    }
+
+    func waitFor(_ seconds: Int, _ condition: () throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try condition()
+    }
+
+    @Test("spotter worker delivers an analysis's event, signed; killed -9 mid-delivery, the next worker sends it again with the same id", .postgresDatabase)
+    func workerDelivers() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-webhooks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try spotter(["migrate"]).status == 0)
+        let server = try LoopbackHTTPServer()
+        var slow = LoopbackHTTPServer.Response.status(200)
+        slow.delay = .seconds(30)
+        server.respond(to: "/hook", with: slow)
+        let added = try spotter(["webhooks", "add", server.url("/hook"), "--json"], ["SPOTTER_ALLOW_PRIVATE_TARGETS": "1"])
+        let secret = try #require(try json(added)["secret"] as? String)
+
+        var conditions = SetConditions()
+        conditions.reps = 3
+        let track = directory.appendingPathComponent("squats.jsonl")
+        try LandmarkTrackWriter.jsonLines(of: SyntheticSessions.make("squat", conditions, seed: 5).track).write(to: track)
+        #expect(try spotter(["jobs", "enqueue", track.path, "--exercise", "squat", "--landmarks"]).status == 0)
+
+        let first = try worker(log: directory.appendingPathComponent("first.log"), work: directory.appendingPathComponent("w1"))
+        #expect(try await waitFor(120) { server.requests.count == 1 }, "the first worker sent the event")
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        server.respond(to: "/hook", with: .status(200))
+        let second = try worker(log: directory.appendingPathComponent("second.log"), work: directory.appendingPathComponent("w2"))
+        defer { second.terminate(); second.waitUntilExit() }
+        let delivered = try await waitFor(60) {
+            String(decoding: try spotter(["webhooks", "deliveries", "--json"]).standardOutput, as: UTF8.self).contains("\"delivered\"")
+        }
+        #expect(delivered, "\((try? String(contentsOf: directory.appendingPathComponent("second.log"), encoding: .utf8)) ?? "")")
+        let requests = server.requests
+        #expect(requests.count == 2 && Set(requests.compactMap { $0.header("webhook-id") }).count == 1)
+        #expect(try StandardWebhooksVerifier.verify(requests, secret: secret) == ["ok", "ok"])
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(requests[1].body)) as? [String: Any])
+        let data = try #require(body["data"] as? [String: Any])
+        #expect(body["type"] as? String == "analysis.completed")
+        #expect((data["summary"] as? [String: Any])?["rep_count"] as? Int == 3 && data["exercise"] as? String == "squat")
+        #expect((data["report_url"] as? String)?.hasPrefix("https://spotter.example.com/v1/sessions/") == true)
+        let listed = try #require(try JSONSerialization.jsonObject(with: try spotter(["webhooks", "deliveries", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(listed.first?["attempts"] as? Int == 2 && listed.first?["last_status"] as? Int == 200)
     }
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+"""Verifies webhook deliveries with PyPI's standardwebhooks (the reference
+implementation of the scheme), independently of Spotter's own code.
+
+usage: verify.py SECRET < deliveries.json
+where deliveries.json is a JSON array of {"headers": {name: value}, "body": text}.
+Prints one line per delivery, "ok" or "bad: reason", and exits 1 if any is bad.
+The package is found on PYTHONPATH (ops/fetch-test-data unpacks it under
+$SPOTTER_TEST_DATA_DIR/python).
+"""
+import json
+import sys
+
+from standardwebhooks import Webhook
+
+secret = sys.argv[1]
+webhook = Webhook(secret)
+failed = False
+for delivery in json.load(sys.stdin):
+    try:
+        webhook.verify(delivery["body"], delivery["headers"])
+        print("ok")
+    except Exception as error:  # the verifier's own error, whatever its class
+        failed = True
+        print(f"bad: {error}")
+sys.exit(1 if failed else 0)
