@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "SyntheticMotion", targets: ["SyntheticMotion"]),
         .library(name: "Postgres", targets: ["Postgres"]),
         .library(name: "Store", targets: ["Store"]),
+        .library(name: "Transfer", targets: ["Transfer"]),
+        .library(name: "Webhooks", targets: ["Webhooks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

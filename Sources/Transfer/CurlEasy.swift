@@ -31,6 +31,15 @@ final class CurlEasy {
         errorBuffer.deallocate()
     }
 
+    /// Back to a new handle's options, keeping its open connections for the
+    /// next transfer to the same server (libcurl's `curl_easy_reset`).
+    func reset() throws(TransferError) {
+        curl_easy_reset(handle)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        try set(CURLOPT_ERRORBUFFER, pointer: UnsafeRawPointer(errorBuffer))
+    }
+
     /// Sets a long option: a number, a flag or a timeout.
     func set(_ option: CURLoption, _ value: Int) throws(TransferError) {
         try check(spotter_curl_easy_setopt_long(handle, option, value), option)

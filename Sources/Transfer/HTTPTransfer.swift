@@ -10,6 +10,8 @@ public struct HTTPTransfer: Sendable {
     public var addressPolicy: AddressPolicy
     /// The User-Agent header sent.
     public var userAgent: String
+    /// Handles (and their connections) kept between POSTs; copies of this value share them.
+    private let handles = ReusedHandles()
 
     /// Transfers that reach public addresses only unless `addressPolicy` says otherwise.
     public init(addressPolicy: AddressPolicy = .publicOnly, userAgent: String = "Spotter") {
@@ -51,11 +53,11 @@ public struct HTTPTransfer: Sendable {
         responseBodyLimit: Int = 64 * 1024
     ) async throws -> HTTPResponse {
         try Task.checkCancellation()
-        let (policy, userAgent) = (addressPolicy, userAgent)
+        let (policy, userAgent, handles) = (addressPolicy, userAgent, handles)
         return try await runOnTransferThread { cancellation in
             try performPost(
                 to: url, headers: headers, body: body, timeout: timeout, responseBodyLimit: responseBodyLimit,
-                policy: policy, userAgent: userAgent, cancellation: cancellation)
+                policy: policy, userAgent: userAgent, cancellation: cancellation, handles: handles)
         }
     }
 }

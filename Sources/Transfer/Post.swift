@@ -23,7 +23,7 @@ final class ResponseBody: BodyReceiver {
 /// POSTs `body` to `url`, blocking the calling thread; see `HTTPTransfer.post`.
 func performPost(
     to url: String, headers: [(name: String, value: String)], body: [UInt8], timeout: Duration,
-    responseBodyLimit: Int, policy: AddressPolicy, userAgent: String, cancellation: CancellationFlag
+    responseBodyLimit: Int, policy: AddressPolicy, userAgent: String, cancellation: CancellationFlag, handles: ReusedHandles
 ) throws -> HTTPResponse {
     let target = try TransferTarget(url, verb: "POST to")
     var lines = try headers.map { try headerLine($0, for: target) }
@@ -32,7 +32,7 @@ func performPost(
     }
     let response = ResponseBody(limit: responseBodyLimit)
     let context = TransferContext(body: response, policy: policy, cancellation: cancellation)
-    let easy = try CurlEasy()
+    let easy = try handles.take(for: policy)
     try easy.configure(
         for: target, context: context, userAgent: userAgent, connectTimeout: timeout, totalTimeout: timeout)
     try easy.set(headerLines: lines)
@@ -46,9 +46,12 @@ func performPost(
         }
     }
     try easy.perform(target, context: context)
-    return HTTPResponse(
+    let answer = HTTPResponse(
         status: easy.info(CURLINFO_RESPONSE_CODE) ?? 0, headers: easy.responseHeaders, body: response.bytes,
         bodyWasTruncated: response.truncated)
+    // Only after a complete answer: a handle whose transfer failed starts afresh next time.
+    handles.giveBack(easy, for: policy)
+    return answer
 }
 
 /// "Name: value" for a header whose name is an HTTP token and whose value

@@ -71,20 +71,31 @@ public struct WebhookDispatcher: Sendable {
     public func dispatchOnce() async throws -> Int {
         try await queue.fanOut()
         let claimed = try await queue.claim(limit: configuration.concurrency, perEndpoint: configuration.perEndpoint)
+        // Each endpoint's secrets once per batch.
+        var secrets: [UUID: Result<[WebhookSecret], any Error>] = [:]
+        for delivery in claimed where secrets[delivery.endpointID] == nil {
+            do {
+                secrets[delivery.endpointID] = .success(
+                    try await endpoints.signingSecrets(delivery.endpointID, .organization(delivery.organizationID)))
+            } catch {
+                secrets[delivery.endpointID] = .failure(error)
+            }
+        }
         await withTaskGroup(of: Void.self) { group in
             for delivery in claimed {
-                group.addTask { await self.attempt(delivery) }
+                let signing = secrets[delivery.endpointID]!
+                group.addTask { await self.attempt(delivery, secrets: signing) }
             }
         }
         return claimed.count
     }
 
     /// One attempt at one delivery, recorded whatever happens.
-    func attempt(_ delivery: ClaimedDelivery) async {
+    func attempt(_ delivery: ClaimedDelivery, secrets signing: Result<[WebhookSecret], any Error>) async {
         let started = ContinuousClock.now
         var status: Int?, excerpt: String?, outcome: DeliveryPolicy.Outcome
         do {
-            let secrets = try await endpoints.signingSecrets(delivery.endpointID, .organization(delivery.organizationID))
+            let secrets = try signing.get()
             let body = try WebhookBody.encode(delivery, publicURL: configuration.publicURL)
             let timestamp = Int64(Date().timeIntervalSince1970)
             let response = try await transfer.post(

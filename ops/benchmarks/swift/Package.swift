@@ -6,7 +6,7 @@ let package = Package(
     name: "SpotterBenchmarks",
     platforms: [.macOS(.v15)],
     // `Spotter` links to the repository root, so the package is named Spotter wherever the clone is.
-    dependencies: [.package(path: "Spotter")],
+    dependencies: [.package(path: "Spotter"), .package(url: "https://github.com/apple/swift-log", from: "1.6.0")],
     targets: [
         .executableTarget(
             name: "LandmarkerBenchmark",
@@ -23,6 +23,13 @@ let package = Package(
         .executableTarget(
             name: "QueueBenchmark",
             dependencies: [.product(name: "Store", package: "Spotter"), .product(name: "Postgres", package: "Spotter")]),
+        .executableTarget(
+            name: "WebhookBenchmark",
+            dependencies: [
+                .product(name: "Webhooks", package: "Spotter"), .product(name: "Store", package: "Spotter"),
+                .product(name: "Postgres", package: "Spotter"), .product(name: "Transfer", package: "Spotter"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
