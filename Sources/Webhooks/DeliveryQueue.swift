@@ -135,43 +135,46 @@ public struct DeliveryQueue: Sendable {
         }
         let disabling = disable
         let outcome = attempt.decision == .delivered ? "delivered" : (attempt.status == nil ? "refused" : "failed")
-        return try await database.transaction { session in
-            let updated = try session.query(
-                """
+        let delivered = attempt.decision == .delivered
+        // One statement: the delivery (only while the lease holds), its attempt and the endpoint's failing time.
+        let recorded = """
+            WITH updated AS (
                 UPDATE webhook_deliveries
                 SET state = $3, next_attempt_at = coalesce($4, next_attempt_at), finished_at = CASE WHEN $5 THEN now() END,
                     last_error = $6, lease_id = NULL, lease_expires_at = NULL
                 WHERE id = $1 AND lease_id = $2 AND state = 'delivering'
-                RETURNING event_id
-                """, [delivery.id, delivery.leaseID, state, next, finished, lastError])
-            guard let row = updated.first else { return false }
-            let eventID: Int64 = try row.decode("event_id")
+                RETURNING event_id, endpoint_id
+            ), attempt AS (
+                INSERT INTO delivery_attempts
+                    (event_id, endpoint_id, attempt, outcome, status_code, error, delivery_id, latency_ms, response_excerpt)
+                SELECT event_id, endpoint_id, $7, $8, $9, $10, $1, $11, $12 FROM updated
+                ON CONFLICT (event_id, endpoint_id, attempt) DO NOTHING
+            ), endpoint AS (
+                UPDATE webhook_endpoints SET failing_since = CASE WHEN $13 THEN NULL ELSE now() END
+                WHERE id = (SELECT endpoint_id FROM updated) AND (failing_since IS NULL) <> $13  -- only when it changes
+            )
+            SELECT count(*)::int AS updated FROM updated
+            """
+        let parameters: [any PostgresEncodable] = [
+            delivery.id, delivery.leaseID, state, next, finished, lastError, delivery.attempt, outcome, attempt.status, attempt.error,
+            attempt.latencyMilliseconds, attempt.responseExcerpt, delivered,
+        ]
+        guard let disable = disabling else {
+            return try await database.query(recorded, parameters)[0].decode("updated", as: Int.self) == 1
+        }
+        return try await database.transaction { session in
+            guard try session.query(recorded, parameters)[0].decode("updated", as: Int.self) == 1 else { return false }
             try session.query(
                 """
-                INSERT INTO delivery_attempts (event_id, endpoint_id, attempt, outcome, status_code, error, delivery_id, latency_ms, response_excerpt)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                ON CONFLICT (event_id, endpoint_id, attempt) DO NOTHING
-                """, [eventID, delivery.endpointID, delivery.attempt, outcome, attempt.status, attempt.error, delivery.id,
-                      attempt.latencyMilliseconds, attempt.responseExcerpt])
-            if attempt.decision == .delivered {
-                try session.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1", [delivery.endpointID])
-            } else {
-                try session.query(
-                    "UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()) WHERE id = $1", [delivery.endpointID])
-            }
-            if let disable = disabling {
-                try session.query(
-                    """
-                    UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = coalesce(disabled_at, now())
-                    WHERE id = $1
-                    """, [delivery.endpointID, disable])
-                try session.query(
-                    """
-                    UPDATE webhook_deliveries SET state = 'cancelled', finished_at = now(), lease_id = NULL, lease_expires_at = NULL,
-                        last_error = $2
-                    WHERE endpoint_id = $1 AND state IN ('pending', 'delivering') AND id <> $3
-                    """, [delivery.endpointID, "endpoint disabled: \(disable)", delivery.id])
-            }
+                UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = coalesce(disabled_at, now())
+                WHERE id = $1
+                """, [delivery.endpointID, disable])
+            try session.query(
+                """
+                UPDATE webhook_deliveries SET state = 'cancelled', finished_at = now(), lease_id = NULL, lease_expires_at = NULL,
+                    last_error = $2
+                WHERE endpoint_id = $1 AND state IN ('pending', 'delivering') AND id <> $3
+                """, [delivery.endpointID, "endpoint disabled: \(disable)", delivery.id])
             return true
         }
     }

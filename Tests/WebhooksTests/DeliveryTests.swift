@@ -45,8 +45,13 @@ struct DeliveryTests {
         let (endpoint, secret) = try await fixture.endpoint()
         let webhookID = try await fixture.event()
         let dispatcher = try await fixture.dispatcher()
+        let failingSince = { () async throws -> Date? in
+            try await fixture.connection.query("SELECT failing_since FROM webhook_endpoints WHERE id = $1", [endpoint.id])[0]
+                .decode("failing_since", as: Date?.self)
+        }
         fixture.server.respond(to: "/hook", with: .status(500))
         try await dispatcher.dispatchOnce()
+        let since = try #require(try await failingSince(), "failing since the first failure")
         fixture.server.respond(to: "/hook", with: .redirect(to: fixture.server.url("/elsewhere")))
         try await dispatcher.dispatchOnce()
         fixture.server.respond(to: "/hook", with: .status(200))
@@ -58,6 +63,7 @@ struct DeliveryTests {
         #expect(try fixture.independentlyVerified(requests, secret: secret) == ["ok", "ok", "ok"])
         #expect(try await fixture.attempts(endpoint.id).map(\.status) == [500, 302, 200])
         #expect(try await fixture.deliveries(endpoint.id).map(\.state) == ["delivered"])
+        #expect(try await failingSince() == nil, "a success clears it (it was \(since))")
     }
 
     @Test("after the last retry the delivery is dead, with the reason; the endpoint stays enabled", .postgresDatabase)

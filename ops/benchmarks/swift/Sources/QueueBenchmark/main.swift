@@ -37,7 +37,7 @@ func enqueueAll(_ run: Int) async throws -> Double {
     for index in 0..<jobCount {
         _ = try await queue.enqueue(AnalysisRequest(
             organizationID: organization.id, exercise: "squat", kind: .scoreTrack,
-            sourceURI: "/bench/\(run)/\(index).jsonl", idempotencyKey: "bench-\(run)-\(index)"))
+            sourceURI: "/bench/\(run)/\(index).jsonl", idempotencyKey: "bench-\(run)-\(index)", origin: .operator))
     }
     return Double(jobCount) / seconds(clock.now - start)
 }
