@@ -152,7 +152,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "Contracts", "TestSupport", "SyntheticMotion", "LandmarkTracks"]),
+        .testTarget(name: "SpotterCommandTests", dependencies: ["spotter", "Contracts", "TestSupport", "SyntheticMotion", "LandmarkTracks", "Postgres"]),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "BlockingWorkTests", dependencies: ["BlockingWork"]),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import LandmarkTracks
+import Postgres
 import SyntheticMotion
 import TestSupport
 import Testing
@@ -80,7 +81,7 @@ struct WebhooksCommandTests {
     func worker(log: URL, work: URL) throws -> Process {
         let worker = Process()
         worker.executableURL = SpotterProcess.executable
-        worker.arguments = ["worker", "--work-dir", work.path, "--webhook-lease", "2"]
+        worker.arguments = ["worker", "--work-dir", work.path, "--webhook-lease", "5"]
         worker.environment = ProcessInfo.processInfo.environment.merging([
             "SPOTTER_DATABASE_URL": PostgresDatabase.url, "SPOTTER_WEBHOOK_KEY": Self.key, "SPOTTER_ALLOW_PRIVATE_TARGETS": "1",
             "SPOTTER_PUBLIC_URL": "https://spotter.example.com",
@@ -120,25 +121,32 @@ struct WebhooksCommandTests {
         #expect(try spotter(["jobs", "enqueue", track.path, "--exercise", "squat", "--landmarks"]).status == 0)
 
         let first = try worker(log: directory.appendingPathComponent("first.log"), work: directory.appendingPathComponent("w1"))
-        #expect(try await waitFor(120) { server.requests.count == 1 }, "the first worker sent the event")
+        #expect(try await waitFor(120) { !server.requests.isEmpty }, "the first worker sent the event")
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
         server.respond(to: "/hook", with: .status(200))
+        // Time passes: the dead worker's lease runs out (or, had its attempt timed out first, the retry comes due).
+        let database = try await PostgresConnection.connect(to: PostgresDatabase.url)
+        let stuck = try await database.query(
+            "UPDATE webhook_deliveries SET lease_expires_at = now(), next_attempt_at = now() WHERE state IN ('delivering', 'pending') RETURNING id")
+        #expect(stuck.count == 1, "the delivery is neither lost nor finished")
+        await database.close()
         let second = try worker(log: directory.appendingPathComponent("second.log"), work: directory.appendingPathComponent("w2"))
         defer { second.terminate(); second.waitUntilExit() }
         let delivered = try await waitFor(60) {
             String(decoding: try spotter(["webhooks", "deliveries", "--json"]).standardOutput, as: UTF8.self).contains("\"delivered\"")
         }
         #expect(delivered, "\((try? String(contentsOf: directory.appendingPathComponent("second.log"), encoding: .utf8)) ?? "")")
+        // Sent at least twice (once more by the first worker itself, should its lease have run out under a slow machine), always as one message.
         let requests = server.requests
-        #expect(requests.count == 2 && Set(requests.compactMap { $0.header("webhook-id") }).count == 1)
-        #expect(try StandardWebhooksVerifier.verify(requests, secret: secret) == ["ok", "ok"])
-        let body = try #require(try JSONSerialization.jsonObject(with: Data(requests[1].body)) as? [String: Any])
+        #expect(requests.count >= 2 && Set(requests.compactMap { $0.header("webhook-id") }).count == 1)
+        #expect(try StandardWebhooksVerifier.verify(requests, secret: secret) == Array(repeating: "ok", count: requests.count))
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(requests[requests.count - 1].body)) as? [String: Any])
         let data = try #require(body["data"] as? [String: Any])
         #expect(body["type"] as? String == "analysis.completed")
         #expect((data["summary"] as? [String: Any])?["rep_count"] as? Int == 3 && data["exercise"] as? String == "squat")
         #expect((data["report_url"] as? String)?.hasPrefix("https://spotter.example.com/v1/sessions/") == true)
         let listed = try #require(try JSONSerialization.jsonObject(with: try spotter(["webhooks", "deliveries", "--json"]).standardOutput) as? [[String: Any]])
-        #expect(listed.first?["attempts"] as? Int == 2 && listed.first?["last_status"] as? Int == 200)
+        #expect((listed.first?["attempts"] as? Int ?? 0) >= 2 && listed.first?["last_status"] as? Int == 200)
     }
 }
