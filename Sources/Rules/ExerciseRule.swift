@@ -170,6 +170,10 @@ enum SideMode: String, Sendable {
     /// side that clearly moves more (else the better seen), followed even where
     /// MediaPipe calls it hidden; other signals follow the rep signal's side.
     case working
+    /// As `working`, for exercises one limb may do alone (a one-arm curl or
+    /// press): the side MediaPipe hardly sees is taken too when it alone moves
+    /// (the far arm, filmed from the other side).
+    case oneLimb = "one_limb"
     /// Per frame, the smaller, larger or mean value of the two sides (one side when only one is seen).
     case min, max, mean
 }

@@ -12,7 +12,7 @@ enum SessionChecks {
             let sides: [BodySide] = switch signal.definition.side {
             case .left: [.left]
             case .right: [.right]
-            case .visible, .working: [signal.chosenSide ?? .left]
+            case .visible, .working, .oneLimb: [signal.chosenSide ?? .left]
             case .min, .max, .mean: [.left, .right]
             }
             for reference in signal.definition.references {

@@ -101,14 +101,16 @@ struct SignalContext {
         var relaxed = self
         relaxed.threshold = min(threshold, Self.countingVisibility)
         var series = relaxed.series(definition)
-        if definition.side == .working, let left = series.left, let right = series.right {
+        if definition.side == .working || definition.side == .oneLimb, let left = series.left, let right = series.right {
             // A side MediaPipe hardly sees moves with its guesses: it is not the working one,
-            // unless the side it sees stays still while this one clearly moves (a far arm curling alone).
+            // unless one limb may work alone and the side it sees stays still while this one
+            // clearly moves (a far arm curling alone).
             let spreads = (left: Self.spread(left), right: Self.spread(right))
             let seen = { (side: BodySide) in
                 let visibility = self.meanVisibility(definition, side)
                 let (own, other) = side == .left ? spreads : (spreads.right, spreads.left)
-                return visibility >= Self.workingVisibility || (visibility >= Self.hiddenWorkingVisibility && other < 0.25 * own)
+                return visibility >= Self.workingVisibility
+                    || (definition.side == .oneLimb && visibility >= Self.hiddenWorkingVisibility && other < 0.25 * own)
             }
             let l = seen(.left) ? spreads.left : 0, r = seen(.right) ? spreads.right : 0
             let side: BodySide = l > 1.3 * r ? .left : r > 1.3 * l ? .right : visibleSide(definition)
@@ -140,7 +142,7 @@ struct SignalContext {
         switch definition.side {
         case .left: series.values = left
         case .right: series.values = right
-        case .visible, .working:
+        case .visible, .working, .oneLimb:
             let side = definition.side == .visible ? visibleSide(definition) : workingSide ?? visibleSide(definition)
             series.chosenSide = side
             series.values = side == .left ? left : right
