@@ -229,6 +229,26 @@ public struct DeliveryQueue: Sendable {
         }
     }
 
+    /// Every attempt, newest first, of an endpoint's deliveries (or all): status, latency, the answer's start or the error.
+    public func attempts(endpoint: UUID?, _ scope: TenantScope, limit: Int) async throws -> [DeliveryAttempt] {
+        try await database.query(
+            """
+            SELECT a.delivery_id, a.endpoint_id, e.event_id, a.attempt, a.outcome, a.status_code, a.latency_ms, a.error,
+                   a.response_excerpt, a.attempted_at
+            FROM delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN outbox_events e ON e.id = a.event_id
+            WHERE ($1::uuid IS NULL OR a.endpoint_id = $1) AND ($2::uuid IS NULL OR d.organization_id = $2)
+            ORDER BY a.attempted_at DESC, a.id DESC LIMIT $3
+            """, [endpoint, scope.organizationID, limit]
+        ).map { row in
+            DeliveryAttempt(
+                deliveryID: try row.decode("delivery_id"), endpointID: (try row.decode("endpoint_id") as UUID).uuidString.lowercased(),
+                webhookID: try row.decode("event_id"), attempt: try row.decode("attempt"), outcome: try row.decode("outcome"),
+                status: try row.decode("status_code", as: Int?.self), latencyMilliseconds: try row.decode("latency_ms", as: Int?.self),
+                error: try row.decode("error", as: String?.self), response: try row.decode("response_excerpt", as: String?.self),
+                attemptedAt: try row.decode("attempted_at"))
+        }
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
@@ -252,4 +272,21 @@ public struct DeliveryStatus: Sendable, Encodable {
     public var lastResponse: String?
     public var lastAttemptAt: Date?
     public var createdAt: Date
+}
+
+/// One attempt at a delivery, as its endpoint's owner sees it.
+public struct DeliveryAttempt: Sendable, Encodable {
+    public var deliveryID: Int64
+    /// The endpoint's id, lowercase.
+    public var endpointID: String
+    public var webhookID: String
+    public var attempt: Int
+    /// delivered, failed (an answer other than 2xx) or refused (no answer: address refused, no connection, timeout).
+    public var outcome: String
+    public var status: Int?
+    public var latencyMilliseconds: Int?
+    public var error: String?
+    /// The start of the answer's body.
+    public var response: String?
+    public var attemptedAt: Date
 }

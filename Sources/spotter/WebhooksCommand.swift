@@ -172,6 +172,9 @@ extension Spotter.WebhooksCommand {
         @Option(help: "At most this many.")
         var limit = 50
 
+        @Flag(help: "List every attempt (status, latency, the answer's start or the error) instead of the deliveries.")
+        var attempts = false
+
         @Flag(help: "Print the deliveries as a JSON array.")
         var json = false
 
@@ -179,6 +182,7 @@ extension Spotter.WebhooksCommand {
 
         func run() async throws {
             let queue = DeliveryQueue(database: try await database.connect())
+            if attempts { return try await listAttempts(queue) }
             let found: [DeliveryStatus]
             do { found = try await queue.deliveries(endpoint: endpoint, .allOrganizations, limit: limit) } catch { throw commandFailure(error) }
             if json { return try printJSON(found) }
@@ -189,6 +193,18 @@ extension Spotter.WebhooksCommand {
             }
             print(table([["id", "endpoint", "webhook-id", "event", "state", "attempts", "status", "latency", "error or response"]] + rows),
                   terminator: "")
+        }
+
+        private func listAttempts(_ queue: DeliveryQueue) async throws {
+            let found: [DeliveryAttempt]
+            do { found = try await queue.attempts(endpoint: endpoint, .allOrganizations, limit: limit) } catch { throw commandFailure(error) }
+            if json { return try printJSON(found) }
+            let rows = found.map { attempt in
+                [String(attempt.deliveryID), String(attempt.attempt), timestamp(attempt.attemptedAt), attempt.outcome,
+                 attempt.status.map(String.init) ?? "", attempt.latencyMilliseconds.map { "\($0) ms" } ?? "",
+                 Self.short(attempt.error ?? attempt.response ?? "")]
+            }
+            print(table([["delivery", "attempt", "time", "outcome", "status", "latency", "error or response"]] + rows), terminator: "")
         }
 
         /// One line of at most 80 characters.

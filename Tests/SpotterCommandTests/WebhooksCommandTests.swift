@@ -148,5 +148,8 @@ struct WebhooksCommandTests {
         #expect((data["report_url"] as? String)?.hasPrefix("https://spotter.example.com/v1/sessions/") == true)
         let listed = try #require(try JSONSerialization.jsonObject(with: try spotter(["webhooks", "deliveries", "--json"]).standardOutput) as? [[String: Any]])
         #expect((listed.first?["attempts"] as? Int ?? 0) >= 2 && listed.first?["last_status"] as? Int == 200)
+        let attempts = try #require(try JSONSerialization.jsonObject(
+            with: try spotter(["webhooks", "deliveries", "--attempts", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(attempts.first?["outcome"] as? String == "delivered" && attempts.first?["status"] as? Int == 200)
     }
 }

@@ -62,6 +62,10 @@ struct DeliveryTests {
         #expect(Set(requests.map(\.body)).count == 1, "the same body every time")
         #expect(try fixture.independentlyVerified(requests, secret: secret) == ["ok", "ok", "ok"])
         #expect(try await fixture.attempts(endpoint.id).map(\.status) == [500, 302, 200])
+        let seen = try await fixture.queue.attempts(endpoint: endpoint.id, .organization(fixture.organization.id), limit: 10)
+        #expect(seen.map(\.attempt) == [3, 2, 1] && seen.map(\.outcome) == ["delivered", "failed", "failed"])
+        #expect(seen.last?.response == "status 500\n" && seen.allSatisfy { ($0.latencyMilliseconds ?? -1) >= 0 })
+        #expect(try await fixture.queue.attempts(endpoint: endpoint.id, .organization(UUID()), limit: 10).isEmpty, "another organization's")
         #expect(try await fixture.deliveries(endpoint.id).map(\.state) == ["delivered"])
         #expect(try await failingSince() == nil, "a success clears it (it was \(since))")
     }
