@@ -59,8 +59,8 @@ struct PostgresConnectionPoolTests {
     @Test("when every connection stays lent, a caller waits at most the wait limit, then fails as busy")
     func waitLimit() async throws {
         let pool = PostgresConnectionPool(url: PostgresDatabase.url, size: 1, waitLimit: .milliseconds(200))
-        let holder = Task { try await pool.withConnection { try await $0.query("SELECT pg_sleep(2)") } }
-        try await Task.sleep(for: .milliseconds(300))  // the holder has the only connection
+        let holder = Task { try await pool.withConnection { try await $0.query("SELECT pg_sleep(5)") } }
+        while await pool.usage.lent == 0 { try await Task.sleep(for: .milliseconds(10)) }  // the holder has the only connection
         let error = await #expect(throws: PostgresError.self) {
             try await pool.withConnection { try await $0.query("SELECT 1") }
         }

@@ -201,17 +201,17 @@ struct JobQueueTests {
 
     @Test("a heartbeating job is safe from the reaper past its first lease", .postgresDatabase)
     func heartbeatOutlivesTheFirstLease() async throws {
-        let (queue, organization) = try await StoreFixtures.queue(leaseDuration: .seconds(10))
+        let (queue, organization) = try await StoreFixtures.queue(leaseDuration: .seconds(30))
         _ = try await queue.enqueue(StoreFixtures.request(organization, key: "kept"))
         let claimed = try #require(try await queue.claim(worker: "w"))
         // Wide margins: on a loaded machine each step may take a second or more.
-        try await Task.sleep(for: .seconds(6))
+        try await Task.sleep(for: .seconds(16))
         guard case .held(let extended, cancelRequested: false) = try await queue.heartbeat(claimed.lease) else {
             Issue.record("the lease should be held")
             return
         }
-        #expect(extended.expiresAt > claimed.lease.expiresAt.addingTimeInterval(5), "the heartbeat moved the expiry on")
-        try await Task.sleep(for: .seconds(6))  // past the first lease's end (10 s), inside the extended one (about 16 s)
+        #expect(extended.expiresAt > claimed.lease.expiresAt.addingTimeInterval(10), "the heartbeat moved the expiry on")
+        try await Task.sleep(for: .seconds(16))  // past the first lease's end (30 s), inside the extended one (about 46 s)
         #expect(try await queue.reapExpiredLeases().isEmpty)
         let job = try #require(try await queue.job(claimed.job.id, .allOrganizations))
         #expect(job.state == .running && job.leaseExpirations == 0)

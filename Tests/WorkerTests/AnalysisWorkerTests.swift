@@ -127,7 +127,8 @@ struct AnalysisWorkerTests {
         let job = try await fixture.enqueue(try fixture.squatTrack(reps: 2))
         let ghost = try #require(try await ghostQueue.claim(worker: "ghost"))
         let finished = try await withWorker(fixture.configuration) { try await fixture.wait(for: [job.id]) }[0]
-        #expect(finished.state == .succeeded && finished.attempts == 0 && finished.leaseExpirations == 1)
+        // At least the ghost's lease ran out (on a loaded machine the worker's own may too).
+        #expect(finished.state == .succeeded && finished.attempts == 0 && finished.leaseExpirations >= 1)
         await #expect(throws: JobQueueError.self) {
             try await fixture.queue.connection.transaction { try ghostQueue.complete(ghost.lease, in: $0) }
         }
