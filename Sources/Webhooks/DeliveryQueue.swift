@@ -164,17 +164,7 @@ public struct DeliveryQueue: Sendable {
         }
         return try await database.transaction { session in
             guard try session.query(recorded, parameters)[0].decode("updated", as: Int.self) == 1 else { return false }
-            try session.query(
-                """
-                UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = coalesce(disabled_at, now())
-                WHERE id = $1
-                """, [delivery.endpointID, disable])
-            try session.query(
-                """
-                UPDATE webhook_deliveries SET state = 'cancelled', finished_at = now(), lease_id = NULL, lease_expires_at = NULL,
-                    last_error = $2
-                WHERE endpoint_id = $1 AND state IN ('pending', 'delivering') AND id <> $3
-                """, [delivery.endpointID, "endpoint disabled: \(disable)", delivery.id])
+            _ = try WebhookEndpoints.disable(delivery.endpointID, reason: disable, organization: nil, except: delivery.id, in: session)
             return true
         }
     }

@@ -44,20 +44,31 @@ public struct WebhookEndpoints: Sendable {
     @discardableResult
     public func disable(_ id: UUID, reason: String, _ scope: TenantScope) async throws -> WebhookEndpoint {
         let found = try await database.transaction { session in
-            let rows = try session.query(
-                """
-                UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, disabled_at = coalesce(disabled_at, now())
-                WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2)
-                RETURNING \(Self.columns)
-                """, [id, scope.organizationID, reason])
-            guard let row = rows.first else { return nil as WebhookEndpoint? }
-            try session.query(
-                "UPDATE webhook_deliveries SET state = 'cancelled', finished_at = now(), lease_id = NULL, lease_expires_at = NULL, last_error = $2 WHERE endpoint_id = $1 AND state IN ('pending', 'delivering')",
-                [id, "endpoint disabled: \(reason)"])
-            return try Self.endpoint(row)
+            try Self.disable(id, reason: reason, organization: scope.organizationID, except: nil, in: session).map(Self.endpoint)
         }
         guard let found else { throw Self.unknown(id) }
         return found
+    }
+
+    /// Disables an endpoint (of `organization`, nil for any) with its reason and cancels its
+    /// unfinished deliveries but `except`, within `session`'s transaction; the endpoint's row, nil when unknown.
+    static func disable(
+        _ id: UUID, reason: String, organization: UUID?, except delivery: Int64?, in session: PostgresSession
+    ) throws -> PostgresRow? {
+        let rows = try session.query(
+            """
+            UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, disabled_at = coalesce(disabled_at, now())
+            WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2)
+            RETURNING \(columns)
+            """, [id, organization, reason])
+        guard let row = rows.first else { return nil }
+        try session.query(
+            """
+            UPDATE webhook_deliveries SET state = 'cancelled', finished_at = now(), lease_id = NULL, lease_expires_at = NULL,
+                last_error = $2
+            WHERE endpoint_id = $1 AND state IN ('pending', 'delivering') AND id IS DISTINCT FROM $3
+            """, [id, "endpoint disabled: \(reason)", delivery])
+        return row
     }
 
     /// A new secret for an endpoint; the one it replaces still signs for `rotationOverlap`.
