@@ -17,68 +17,56 @@ extension LandmarkTrack {
     /// Rows in a hand: MediaPipe's 21 landmarks.
     public static let handRows = 21
 
-    /// Reads and checks the track in the file at `path` (see `init(contentsOf:name:)`);
-    /// a missing or unreadable file, or one over `maxBytes`, is a `TrackError`
-    /// naming it, refused before it is read.
+    /// The longest line a track may have: a frame of several people with
+    /// their hands is tens of kilobytes.
+    public static let maxLineBytes = 4 << 20
+
+    /// Reads and checks the track in the file at `path` (see `init(contentsOf:name:)`),
+    /// streamed: a chunk and the frames read so far are all it holds, never the
+    /// file's text whole. A missing or unreadable file, one over `maxBytes`
+    /// (refused before it is read when its size is known, else when the limit
+    /// is reached) or a line over `maxLineBytes` is a `TrackError` naming it.
     public init(contentsOfFile path: String, maxBytes: Int = .max) throws {
+        func fail(_ line: Int, _ reason: String) -> TrackError { TrackError(file: path, line: line, reason: reason) }
+        let overLimit = { (size: Int) in fail(0, "\(size) bytes is over the limit of \(maxBytes) bytes for a track") }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxBytes {
-            throw TrackError(file: path, line: 0, reason: "\(size) bytes is over the limit of \(maxBytes) bytes for a track")
+            throw overLimit(size)
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw TrackError(file: path, line: 0, reason: reason)
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw fail(0, FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
         }
-        try self.init(contentsOf: data, name: path)
+        defer { try? file.close() }
+        var reader = TrackLines(name: path)
+        var pending = Data(), read = 0
+        while true {
+            let chunk: Data
+            do {
+                chunk = try file.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw fail(0, "cannot be read")
+            }
+            read += chunk.count
+            if read > maxBytes { throw overLimit(read) }
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            let lines = Self.lineRanges(in: pending)
+            for range in lines.dropLast() { try reader.take(pending[range]) }
+            pending.removeSubrange(pending.startIndex..<lines.last!.lowerBound)
+            if pending.count > Self.maxLineBytes {
+                throw fail(reader.lineNumber + 1, "a line longer than \(Self.maxLineBytes) bytes: not a landmark track")
+            }
+        }
+        try reader.take(pending)
+        self = try reader.finish()
     }
 
     /// Reads and checks a track: the header's format and size, every frame's
     /// shape (33 pose rows, 21 hand rows, 3 or 5 finite numbers a row) and
     /// timestamps in increasing order. Errors name the file and the line.
-    ///
-    /// The header is decoded by `JSONDecoder`; the frames, nearly all of a
-    /// track, by `FrameLineParser`, to the same values many times faster.
     public init(contentsOf data: Data, name: String) throws {
-        var lineNumber = 0
-        var header: LandmarkTrackHeader?
-        var frames: [LandmarkTrackFrame] = []
-        let decoder = JSONDecoder()
-        for lineRange in Self.lineRanges(in: data) {
-            lineNumber += 1
-            let line = data[lineRange]
-            let trimmed = line.last == 0x0D ? line.dropLast() : line
-            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            func fail(_ reason: String) -> TrackError { TrackError(file: name, line: lineNumber, reason: reason) }
-            do {
-                if header == nil {
-                    let decoded = try decoder.decode(LandmarkTrackHeader.self, from: trimmed)
-                    guard decoded.format == LandmarkTrackHeader.formatIdentifier else {
-                        throw fail("format is \"\(decoded.format)\", not \"\(LandmarkTrackHeader.formatIdentifier)\"")
-                    }
-                    guard decoded.width > 0, decoded.height > 0, decoded.fps >= 0, decoded.fps.isFinite else {
-                        throw fail("the header needs a positive width and height and an fps ≥ 0")
-                    }
-                    header = decoded
-                    continue
-                }
-                let frame = try trimmed.withUnsafeBytes { try FrameLineParser.frame(in: $0) }
-                if let previous = frames.last?.timestampMilliseconds, frame.timestampMilliseconds <= previous {
-                    throw fail("t_ms \(frame.timestampMilliseconds) does not follow \(previous): frames must be in time order")
-                }
-                if let problem = frame.shapeProblem { throw fail(problem) }
-                frames.append(frame)
-            } catch let error as TrackError {
-                throw error
-            } catch let failure as FrameLineParser.Failure {
-                throw fail(failure.reason)
-            } catch let error as DecodingError {
-                throw fail(Self.describe(headerError: error))
-            }
-        }
-        guard let header else { throw TrackError(file: name, line: 1, reason: "empty track: no header line") }
-        self.init(header: header, frames: frames)
+        var reader = TrackLines(name: name)
+        for lineRange in Self.lineRanges(in: data) { try reader.take(data[lineRange]) }
+        self = try reader.finish()
     }
 
     /// Where the lines of `data` are, without their line breaks: what
@@ -98,8 +86,70 @@ extension LandmarkTrack {
             return ranges
         }
     }
+}
 
-    private static func describe(headerError error: DecodingError) -> String {
+/// A track read one line at a time: the header, then frames checked as they come.
+///
+/// The header is decoded by `JSONDecoder`; the frames, nearly all of a track,
+/// by `FrameLineParser`, to the same values many times faster.
+private struct TrackLines {
+    let name: String
+    private(set) var lineNumber = 0
+    private var header: LandmarkTrackHeader?
+    private var frames: [LandmarkTrackFrame] = []
+    private let decoder = JSONDecoder()
+
+    init(name: String) {
+        self.name = name
+    }
+
+    /// Reads the next line, without its line break.
+    mutating func take(_ line: Data) throws {
+        lineNumber += 1
+        let trimmed = line.last == 0x0D ? line.dropLast() : line
+        if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        do {
+            if header == nil {
+                header = try decodeHeader(trimmed)
+                return
+            }
+            let frame = try trimmed.withUnsafeBytes { try FrameLineParser.frame(in: $0) }
+            if let previous = frames.last?.timestampMilliseconds, frame.timestampMilliseconds <= previous {
+                throw fail("t_ms \(frame.timestampMilliseconds) does not follow \(previous): frames must be in time order")
+            }
+            if let problem = frame.shapeProblem { throw fail(problem) }
+            frames.append(frame)
+        } catch let error as TrackError {
+            throw error
+        } catch let failure as FrameLineParser.Failure {
+            throw fail(failure.reason)
+        } catch let error as DecodingError {
+            throw fail(LandmarkTrack.describe(headerError: error))
+        }
+    }
+
+    /// The track read, or an error when there was no header.
+    func finish() throws -> LandmarkTrack {
+        guard let header else { throw TrackError(file: name, line: 1, reason: "empty track: no header line") }
+        return LandmarkTrack(header: header, frames: frames)
+    }
+
+    private func decodeHeader(_ line: Data) throws -> LandmarkTrackHeader {
+        let decoded = try decoder.decode(LandmarkTrackHeader.self, from: line)
+        guard decoded.format == LandmarkTrackHeader.formatIdentifier else {
+            throw fail("format is \"\(decoded.format)\", not \"\(LandmarkTrackHeader.formatIdentifier)\"")
+        }
+        guard decoded.width > 0, decoded.height > 0, decoded.fps >= 0, decoded.fps.isFinite else {
+            throw fail("the header needs a positive width and height and an fps ≥ 0")
+        }
+        return decoded
+    }
+
+    private func fail(_ reason: String) -> TrackError { TrackError(file: name, line: lineNumber, reason: reason) }
+}
+
+extension LandmarkTrack {
+    static func describe(headerError error: DecodingError) -> String {
         let what = "header"
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()

@@ -13,8 +13,11 @@ import Synchronization
 /// `/dev/null`, an empty signal mask, default signal dispositions and no file
 /// descriptors but 0, 1 and 2. Running past `timeLimit`, or the cancellation
 /// of the calling task, stops the whole group: SIGTERM, then SIGKILL after
-/// `terminationGrace`. Whatever the child leaves running in its group when it
-/// ends is killed, so that a run never outlives its child.
+/// `terminationGrace`. A child whose resident memory grows past `memoryLimit`
+/// is killed at once (SIGKILL to the group): it is watched from here, ten times
+/// a second, rather than limited from inside (`RLIMIT_AS` made a child hang on
+/// a failed allocation instead of ending). Whatever the child leaves running in
+/// its group when it ends is killed, so that a run never outlives its child.
 public struct ChildProcess: Sendable {
     /// The program's path; it is not looked up in `PATH`.
     public var executable: String
@@ -29,6 +32,8 @@ public struct ChildProcess: Sendable {
     public var timeLimit: Duration
     /// How long the child's group has between SIGTERM and SIGKILL.
     public var terminationGrace: Duration = .seconds(5)
+    /// The most resident memory, in bytes, the child may use; no limit when nil.
+    public var memoryLimit: Int?
     /// How many bytes of standard output are kept, from the start; the rest is read and dropped.
     public var standardOutputLimit = 1 << 20
     /// How many bytes at the end of standard error are kept; also the longest line passed on.
@@ -79,7 +84,7 @@ public struct ChildProcess: Sendable {
             return tail.finish()
         }
         let status = await withTaskCancellationHandler {
-            await child.waitForExit(timeLimit: timeLimit)
+            await child.waitForExit(timeLimit: timeLimit, memoryLimit: memoryLimit)
         } onCancel: {
             child.stop(because: .cancelled)
         }
@@ -92,7 +97,8 @@ public struct ChildProcess: Sendable {
         // The wait status, decoded as the macros WTERMSIG and WEXITSTATUS (not imported) do.
         let signal = status & 0x7f == 0 ? nil : ProcessSignal(number: status & 0x7f)
         let termination: ChildProcessTermination =
-            if stops.contains(.timedOut) { .timedOut(after: timeLimit) }
+            if stops.contains(.memoryExceeded), let memoryLimit { .memoryExceeded(limit: memoryLimit) }
+            else if stops.contains(.timedOut) { .timedOut(after: timeLimit) }
             else if let signal { .signalled(signal) }
             else { .exited((status >> 8) & 0xff) }
         return ChildProcessOutcome(
@@ -115,6 +121,7 @@ public struct ChildProcessError: Error, Sendable, CustomStringConvertible {
 /// Why a run stopped its child before the child ended by itself.
 enum StopReason: Sendable, Hashable {
     case timedOut
+    case memoryExceeded
     case cancelled
 }
 
@@ -136,13 +143,22 @@ final class RunningChild: Sendable {
     /// Why the run stopped the child, if it did: both reasons when one came while stopping for the other.
     var stops: Set<StopReason> { state.withLock { $0.stops } }
 
-    /// Waits for the child to end, stopping it at `timeLimit`, and reaps it.
+    /// Waits for the child to end, stopping it at `timeLimit` or when its
+    /// resident memory passes `memoryLimit` bytes, and reaps it.
     /// Its raw wait status, or nil if it cannot be waited for.
-    func waitForExit(timeLimit: Duration) async -> Int32? {
+    func waitForExit(timeLimit: Duration, memoryLimit: Int?) async -> Int32? {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 guard (try? await Task.sleep(for: timeLimit)) != nil else { return }
                 self.stop(because: .timedOut)
+            }
+            if let memoryLimit {
+                group.addTask {
+                    while (try? await Task.sleep(for: .milliseconds(100))) != nil {
+                        guard let resident = self.residentBytes() else { return }
+                        if resident > memoryLimit { return self.stop(because: .memoryExceeded) }
+                    }
+                }
             }
             let status = await onDedicatedThread("child \(pid) wait") { self.reap() }
             group.cancelAll()
@@ -150,12 +166,14 @@ final class RunningChild: Sendable {
         }
     }
 
-    /// SIGTERM to the group, and SIGKILL after the grace period, unless the child has ended.
+    /// SIGTERM to the group, and SIGKILL after the grace period, unless the
+    /// child has ended; SIGKILL at once for memory, which may not wait.
     func stop(because reason: StopReason) {
         let stopping = state.withLock { state in
             guard !state.ended else { return false }
             state.stops.insert(reason)
-            guard state.stops.count == 1 else { return false }
+            if reason == .memoryExceeded { kill(-pid, SIGKILL) }
+            guard state.stops.count == 1, reason != .memoryExceeded else { return false }
             kill(-pid, SIGTERM)
             return true
         }
@@ -166,6 +184,17 @@ final class RunningChild: Sendable {
             self.state.withLock { state in
                 if !state.ended { kill(-self.pid, SIGKILL) }
             }
+        }
+    }
+
+    /// The child's resident memory in bytes (`/proc/PID/statm`); nil once it
+    /// has ended or when it cannot be read.
+    private func residentBytes() -> Int? {
+        state.withLock { state in
+            guard !state.ended, let statm = try? String(contentsOfFile: "/proc/\(pid)/statm", encoding: .ascii) else { return nil }
+            let fields = statm.split(separator: " ")
+            guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+            return pages * sysconf(Int32(_SC_PAGESIZE))
         }
     }
 

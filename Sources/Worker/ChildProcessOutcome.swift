@@ -12,6 +12,8 @@ public enum ChildProcessTermination: Sendable, Equatable {
     case signalled(ProcessSignal)
     /// The child was still running at the time limit and was stopped.
     case timedOut(after: Duration)
+    /// The child's resident memory grew past the limit (bytes) and it was killed.
+    case memoryExceeded(limit: Int)
 }
 
 /// A signal that ends a process, by number and name.
@@ -57,8 +59,8 @@ public struct ChildProcessOutcome: Sendable {
     public var processID: Int32
     /// How the run ended.
     public var termination: ChildProcessTermination
-    /// The signal that ended the child, if one did, also when it timed out:
-    /// SIGTERM, or SIGKILL when it outlived the grace period.
+    /// The signal that ended the child, if one did, also when it was stopped:
+    /// SIGTERM, or SIGKILL when it outlived the grace period or its memory limit.
     public var signal: ProcessSignal?
     /// Standard output, up to the run's limit.
     public var standardOutput: Data
@@ -69,7 +71,7 @@ public struct ChildProcessOutcome: Sendable {
     /// From the start of the child to the end of its run.
     public var wallTime: Duration
 
-    /// The status the child exited with by itself; nil when a signal or the time limit ended it.
+    /// The status the child exited with by itself; nil when a signal or a limit ended it.
     public var exitStatus: Int32? {
         if case .exited(let status) = termination { status } else { nil }
     }
@@ -95,6 +97,8 @@ public struct ChildProcessOutcome: Sendable {
             return reported
         case .signalled(let signal):
             return signal.isCrash ? "\(subject) crashed (\(signal.name))" : "\(subject) was killed (\(signal.name))"
+        case .memoryExceeded(let limit):
+            return "\(subject) needed more than \(limit >> 20) MiB of memory and was stopped"
         case .timedOut(let limit):
             let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
             return "\(subject) did not finish within \(String(format: "%g", seconds)) s"

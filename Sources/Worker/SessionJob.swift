@@ -54,7 +54,7 @@ struct SessionJob: Sendable {
         }
     }
 
-    /// Runs `spotter landmarks` on the video in a child process with a time limit.
+    /// Runs `spotter landmarks` on the video in a child process with time and memory limits.
     private func findLandmarks(in video: String, hands: Bool) async throws -> (LandmarkTrack, [String]) {
         let trackPath = directory + "/track.jsonl", warningsPath = directory + "/warnings.json"
         let arguments = CommandContract.landmarksArguments(
@@ -62,9 +62,10 @@ struct SessionJob: Sendable {
         var environment = ChildProcess.inheriting(CommandContract.childEnvironment)
         environment[CommandContract.exitWithParentVariable] = String(getpid())
         environment[CommandContract.noNetworkVariable] = "1"
-        let child = ChildProcess(
+        var child = ChildProcess(
             executable: configuration.executable, arguments: arguments, environment: environment,
             timeLimit: configuration.analysisTimeLimit)
+        child.memoryLimit = configuration.analysisMemoryLimit
         let outcome = try await child.run { [logger] line in logger.debug("analysis: \(line)") }
         guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
         logger.info("found the landmarks in \(outcome.wallTime)")
@@ -88,7 +89,7 @@ struct AnalysisChildFailure: Error, CustomStringConvertible {
         // SIGKILL from outside (the kernel's out-of-memory killer) may not.
         case .signalled(let signal) where signal.isCrash: .permanent
         case .signalled: .retryable
-        case .timedOut: .permanent
+        case .timedOut, .memoryExceeded: .permanent
         }
     }
 

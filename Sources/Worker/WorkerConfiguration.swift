@@ -19,6 +19,10 @@ public struct WorkerConfiguration: Sendable {
     public var workDirectory: String
     /// The longest one video's analysis may take before its child process is killed.
     public var analysisTimeLimit: Duration
+    /// The most resident memory (bytes) one video's analysis child may use
+    /// before it is killed and the job failed: 4 GiB, several times what a
+    /// 1280-pixel video with hands needs.
+    public var analysisMemoryLimit = 4 << 30
     /// After SIGTERM, how long running jobs may take to finish before their leases are released.
     public var shutdownGrace: Duration
     public var heartbeatInterval: Duration

@@ -32,6 +32,9 @@ extension Spotter {
         @Option(help: "Seconds one video's analysis may take before it is stopped and the job failed.")
         var analysisTimeLimit = 900
 
+        @Option(help: ArgumentHelp("Mebibytes of memory one video's analysis may use before it is stopped and the job failed.", valueName: "MiB"))
+        var analysisMemoryLimit = 4096
+
         @Option(help: "Seconds running jobs get to finish after SIGTERM.")
         var shutdownGrace = 30
 
@@ -51,6 +54,9 @@ extension Spotter {
             guard analysisTimeLimit > 0, shutdownGrace >= 0 else {
                 throw ValidationError("--analysis-time-limit must be positive and --shutdown-grace not negative")
             }
+            guard (64...(1 << 20)).contains(analysisMemoryLimit) else {
+                throw ValidationError("--analysis-memory-limit must be within 64...1048576 MiB")
+            }
         }
 
         func run() async throws {
@@ -60,6 +66,7 @@ extension Spotter {
                 executable: Self.executablePath(), concurrency: concurrency)
             if let workDir { configuration.workDirectory = workDir }
             configuration.analysisTimeLimit = .seconds(analysisTimeLimit)
+            configuration.analysisMemoryLimit = analysisMemoryLimit << 20
             configuration.shutdownGrace = .seconds(shutdownGrace)
             if allowPrivateSources { configuration.addressPolicy = .allowingPrivateNetworks }
             var services: [any Service] = [AnalysisWorker(configuration: configuration, logger: logger)]

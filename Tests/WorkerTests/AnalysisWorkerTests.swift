@@ -210,6 +210,19 @@ struct AnalysisWorkerTests {
         #expect(finished.lastError?.contains("is over the limit of 4096 bytes for a track") == true, "\(finished.lastError ?? "")")
     }
 
+    @Test("an analysis past its memory limit fails its job for good with the reason; the next job runs", .postgresDatabase)
+    func memoryLimit() async throws {
+        var fixture = try await WorkerFixture()
+        // The real `spotter landmarks` on a real video: the engine and models alone need more.
+        fixture.configuration.analysisMemoryLimit = 64 << 20
+        let video = try await fixture.enqueue(TestAssets.photo("mannequin-squat.mp4"), kind: .analyzeVideo)
+        let track = try await fixture.enqueue(try fixture.squatTrack(reps: 2))
+        let jobs = try await withWorker(fixture.configuration) { try await fixture.wait(for: [video.id, track.id]) }
+        #expect(jobs[0].state == .failed && jobs[0].attempts == 1, "permanent: the same video needs the same memory")
+        #expect(jobs[0].lastError == "the analysis needed more than 64 MiB of memory and was stopped", "\(jobs[0].lastError ?? "")")
+        #expect(jobs[1].state == .succeeded)
+    }
+
     @Test("a running job can be cancelled; its analysis is stopped", .postgresDatabase)
     func cancelRunning() async throws {
         var fixture = try await WorkerFixture()

@@ -131,6 +131,22 @@ struct ChildProcessTests {
         #expect(outcome.termination == .timedOut(after: .milliseconds(300)) && outcome.signal == .kill)
     }
 
+    @Test("a child whose memory grows past its limit is killed at once; one under it is left alone")
+    func memoryLimit() async throws {
+        // 400 MiB written (so resident, not just reserved), then a long wait.
+        var greedy = Self.shell("exec python3 -c 'import time; b = b\"x\" * (400 << 20); time.sleep(300)'")
+        greedy.memoryLimit = 128 << 20
+        let outcome = try await greedy.run()
+        #expect(outcome.termination == .memoryExceeded(limit: 128 << 20) && outcome.signal == .kill, "\(outcome.standardErrorTail)")
+        #expect(outcome.wallTime < .seconds(60), "stopped at the limit, not at the time limit")
+        #expect(outcome.failureReason() == "the analysis needed more than 128 MiB of memory and was stopped")
+
+        var modest = Self.shell("exec python3 -c 'b = b\"x\" * (16 << 20); print(len(b))'")
+        modest.memoryLimit = 128 << 20
+        let fine = try await modest.run()
+        #expect(fine.succeeded && String(decoding: fine.standardOutput, as: UTF8.self) == "\(16 << 20)\n")
+    }
+
     @Test("stopping a child stops its whole process group")
     func grandchildren() async throws {
         let directory = try Self.directory()
