@@ -13,6 +13,9 @@ enum Seeds {
     static let simulatorIdleSets = 10
     static let simulatorTuning: ClosedRange<UInt64> = 1...UInt64(simulatorSets + simulatorIdleSets)
     static let simulatorHeldOut: ClosedRange<UInt64> = 1_000_001...UInt64(1_000_000 + simulatorSets + simulatorIdleSets)
+    /// More idle sets to tune on (`SPOTTER_TUNING_IDLE=N` runs the first N):
+    /// ten a generator's idle routines are too few to show their false reps.
+    static let simulatorTuningIdle: ClosedRange<UInt64> = 2_000_001...2_001_000
 
     /// SyntheticMotion (the project's first generator): AccuracyTests runs its
     /// tuning seeds; these are held out.
@@ -25,11 +28,11 @@ enum Seeds {
 enum GeneratorRuns {
     /// WorkoutSimulator sessions of `seeds`: the first `Seeds.simulatorSets` with
     /// reps (or holds), the rest idle.
-    static func simulator(_ exercise: String, seeds: ClosedRange<UInt64>) throws -> Evaluation {
+    static func simulator(_ exercise: String, seeds: ClosedRange<UInt64>, allIdle: Bool = false) throws -> Evaluation {
         let scorer = Scorer(rule: try RuleFixtures.book.rule(for: exercise))
         var evaluation = Evaluation()
         for (index, seed) in seeds.enumerated() {
-            let session = WorkoutSimulator.session(exercise, seed: seed, idle: index >= Seeds.simulatorSets)
+            let session = WorkoutSimulator.session(exercise, seed: seed, idle: allIdle || index >= Seeds.simulatorSets)
             evaluation.add(SetTruth(session), scorer.score(session.track).report)
         }
         return evaluation
@@ -124,5 +127,10 @@ struct TuningSeeds {
         let evaluation = try GeneratorRuns.simulator(exercise, seeds: Seeds.simulatorTuning)
         print(evaluation.table("\(exercise) (WorkoutSimulator, tuning)"))
         for miss in evaluation.misses { print("miss \(exercise): \(miss)") }
+        guard let extra = ProcessInfo.processInfo.environment["SPOTTER_TUNING_IDLE"].flatMap(Int.init), extra > 0 else { return }
+        let seeds = Seeds.simulatorTuningIdle.lowerBound...(Seeds.simulatorTuningIdle.lowerBound + UInt64(min(extra, 1_000)) - 1)
+        let idle = try GeneratorRuns.simulator(exercise, seeds: seeds, allIdle: true)
+        print("accuracy \(exercise) (WorkoutSimulator, extra tuning idle sets): \(idle.idleSets) sets with \(idle.falseRepsOnIdle) reps")
+        for miss in idle.misses { print("miss \(exercise) idle: \(miss)") }
     }
 }

@@ -43,6 +43,6 @@ enum Floor {
         var poses = [standing, crouch(body), allFours(body)]
         if reverse { poses.reverse() }
         let first = random.uniform(0.8, 1.4), second = random.uniform(0.8, 1.4)
-        return Keyframes(times: [start, start + first, start + first + second], poses: poses)
+        return Keyframes(times: [start, start + first, start + first + second], poses: poses, body: body)
     }
 }

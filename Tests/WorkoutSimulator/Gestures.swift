@@ -108,6 +108,6 @@ enum Gesture: String, CaseIterable {
             }
         }
         then(random.uniform(0.6, 1.4), base)
-        return Keyframes(times: times, poses: poses)
+        return Keyframes(times: times, poses: poses, body: body)
     }
 }

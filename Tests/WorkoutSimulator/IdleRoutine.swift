@@ -61,6 +61,6 @@ enum IdleRoutine {
         }
         then(random.uniform(0.9, 1.4), Floor.crouch(body))
         then(random.uniform(0.9, 1.4), base)
-        return Keyframes(times: times, poses: poses)
+        return Keyframes(times: times, poses: poses, body: body)
     }
 }

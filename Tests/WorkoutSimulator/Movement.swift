@@ -5,10 +5,12 @@ protocol Movement: Sendable {
     func pose(at t: Double) -> Pose
 }
 
-/// Poses held at given times with eased blends between them.
+/// Poses held at given times with eased blends between them (limbs on arcs
+/// when the `body` is given; see `Pose.blended`).
 struct Keyframes: Movement {
     var times: [Double]
     var poses: [Pose]
+    var body: BodyShape?
 
     var start: Double { times[0] }
     var end: Double { times[times.count - 1] }
@@ -17,7 +19,7 @@ struct Keyframes: Movement {
         guard t > times[0] else { return poses[0] }
         for index in 1..<times.count where t < times[index] {
             let w = (t - times[index - 1]) / max(times[index] - times[index - 1], 1e-9)
-            return poses[index - 1].blended(toward: poses[index], smoothstep(w))
+            return poses[index - 1].blended(toward: poses[index], smoothstep(w), body: body)
         }
         return poses[poses.count - 1]
     }
@@ -39,6 +41,6 @@ struct MotionScript: Sendable {
         let pose = part.pose(at: min(t, part.end))
         guard index > 0, t < part.start + blend else { return pose }
         let previous = parts[index - 1]
-        return previous.pose(at: previous.end).blended(toward: pose, smoothstep((t - part.start) / blend))
+        return previous.pose(at: previous.end).blended(toward: pose, smoothstep((t - part.start) / blend), body: body)
     }
 }

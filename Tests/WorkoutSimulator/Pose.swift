@@ -1,3 +1,5 @@
+import Foundation
+
 /// The person's left or right.
 package enum BodySide: Sendable, Hashable {
     case left, right
@@ -127,7 +129,11 @@ struct Pose: Sendable {
     }
 
     /// This pose a fraction `w` of the way to `other`, every parameter interpolated.
-    func blended(toward other: Pose, _ w: Double) -> Pose {
+    /// With the `body`, limbs swing on an arc about their roots, their reach
+    /// changing evenly: a straight arm raised overhead stays straight, where a
+    /// hand moved along the straight line between two places would fold the arm
+    /// through the shoulder.
+    func blended(toward other: Pose, _ w: Double, body: BodyShape? = nil) -> Pose {
         func angle(_ a: Double, _ b: Double) -> Double {
             var d = (b - a).truncatingRemainder(dividingBy: 360)
             if d > 180 { d -= 360 } else if d < -180 { d += 360 }
@@ -160,7 +166,28 @@ struct Pose: Sendable {
         p.rightHand = hand(rightHand, other.rightHand)
         p.leftFoot = foot(leftFoot, other.leftFoot)
         p.rightFoot = foot(rightFoot, other.rightFoot)
+        guard let body else { return p }
+        for side in BodySide.both {
+            p[arm: side].end = Self.swing(
+                from: self[arm: side].end - shoulder(side, body), to: other[arm: side].end - other.shoulder(side, body), w)
+                + p.shoulder(side, body)
+            p[leg: side].end = Self.swing(
+                from: self[leg: side].end - hip(side, body), to: other[leg: side].end - other.hip(side, body), w) + p.hip(side, body)
+        }
         return p
+    }
+
+    /// A fraction `w` of the way from `a` to `b`: the direction turned along the
+    /// great circle, the length interpolated.
+    private static func swing(from a: Vec3, to b: Vec3, _ w: Double) -> Vec3 {
+        let (la, lb) = (a.length, b.length)
+        guard la > 1e-9, lb > 1e-9 else { return a.mix(b, w) }
+        let (ua, ub) = (a * (1 / la), b * (1 / lb))
+        let theta = acos(max(-1, min(1, ua.dot(ub))))
+        let direction = sin(theta) < 1e-3
+            ? ua.mix(ub, w).unit(or: ua)
+            : ua * (sin((1 - w) * theta) / sin(theta)) + ub * (sin(w * theta) / sin(theta))
+        return direction * lerp(la, lb, w)
     }
 }
 

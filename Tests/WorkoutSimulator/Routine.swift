@@ -126,7 +126,7 @@ enum Setup {
         switch preparation {
         case .getDown where random.chance(0.5):
             let up = Floor.getDown(body, standing: Gesture.standing(body, &random), start: start, reverse: true, &random)
-            parts.append(Keyframes(times: up.times, poses: up.poses.map { place.placed($0) }))
+            parts.append(Keyframes(times: up.times, poses: up.poses.map { place.placed($0) }, body: body))
             return ["gets up"]
         case .standAtBar:
             parts.append(Keyframes(times: [start, start + random.uniform(1.0, 2.0)], poses: [standing, standing]))
