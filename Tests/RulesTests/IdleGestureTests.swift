@@ -1,0 +1,26 @@
+import Rules
+import Testing
+import WorkoutSimulator
+
+/// Gestures between sets that look like reps to a plain angle counter, on
+/// tuning seeds of the independent generator (never its held-out ones).
+@Suite("Idle gestures are not reps")
+struct IdleGestureTests {
+    /// (exercise, idle seed, what the person does, reps counted before)
+    static let cases: [(String, UInt64, String, Int)] = [
+        // Straight arms swung forward and back, one reached overhead (the generator once
+        // folded a swinging arm through the shoulder, which read as curls).
+        ("bicep_curl", 2_000_050, "swings arms, adjusts clothes, stands, reaches up", 7),
+        // Both hands reaching up one after the other, and a bend to the floor: a jumping jack
+        // raises both arms at once, upright, in under 2.5 s.
+        ("jumping_jack", 2_000_005, "turns, adjusts clothes, reaches up, hinges to the floor", 3),
+    ]
+
+    @Test("arm swings, reaches and bends count nothing", arguments: cases.map { "\($0.0) \($0.1)" })
+    func idle(_ name: String) throws {
+        let (exercise, seed, _, _) = Self.cases.first { "\($0.0) \($0.1)" == name }!
+        let session = WorkoutSimulator.session(exercise, seed: seed, idle: true)
+        let report = Scorer(rule: try RuleFixtures.book.rule(for: exercise)).score(session.track).report
+        #expect(report.repCount == 0, "\(session.summary): \(report.reps.map { "\($0.startMilliseconds)-\($0.endMilliseconds)" })")
+    }
+}
