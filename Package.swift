@@ -84,8 +84,10 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "Postgres", dependencies: ["CLibPQ", "Contracts"]),
 
-        // Store stage: migrations, the job queue, analyses and their reps and faults in PostgreSQL.
-        .target(name: "Store", dependencies: ["Postgres", "Rules", "LandmarkTracks", "Contracts"]),
+        // Store stage: migrations, the job queue, analyses and their reps and faults, API keys (hashed) in PostgreSQL.
+        .target(
+            name: "Store",
+            dependencies: ["Postgres", "Rules", "LandmarkTracks", "Contracts", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Notify stage: webhook endpoints with sealed secrets, Standard Webhooks signing (swift-crypto).
         .target(
