@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MediaPipe Tasks C API (libmediapipe.so of the PyPI wheel mediapipe 1.2.2),
@@ -113,10 +115,23 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
 
+        // The HTTP API (contracts §6): the store, the rules and the report pages behind API
+        // keys; no decoder, engine or libcurl (videos are fetched and analysed by workers).
+        .target(
+            name: "Server",
+            dependencies: [
+                "Store", "Rules", "ReportPages", "Postgres", "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("openapi.json")]),
+
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Analysis", "Worker", "Webhooks", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
+                "Analysis", "Worker", "Webhooks", "Server", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
                 "AtomicFiles", "BlockingWork", "CSpawnShims",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -141,6 +156,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "TransferTests", dependencies: ["Transfer", "TestSupport"]),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Store", "Postgres", "Transfer", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Store", "Postgres", "Rules", "SyntheticMotion", "TestSupport"]),
         .testTarget(
             name: "AnalysisTests", dependencies: ["Analysis", "Contracts", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),

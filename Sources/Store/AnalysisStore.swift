@@ -91,6 +91,16 @@ public struct AnalysisStore: Sendable {
             repCount: try row.decode("rep_count", as: Int?.self))
     }
 
+    /// A session's latest report (`spotter.report/v1`) as stored, within
+    /// `scope`; nil until it exists (or when the session is another organization's).
+    public func reportJSON(sessionID: UUID, _ scope: TenantScope) async throws -> String? {
+        try await queue.connection.query("""
+            SELECT report::text AS report FROM analyses
+            WHERE session_id = $1 AND ($2::uuid IS NULL OR organization_id = $2)
+            ORDER BY created_at DESC LIMIT 1
+            """, [sessionID, scope.organizationID]).first?.decode("report")
+    }
+
     /// A session's latest analysis from the database alone, as a report page
     /// needs it: the stored report, and the stored track scored again with the
     /// stored rule text the report names — the same report, with the key signal

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import Logging
+import Postgres
+import Rules
+import ServiceLifecycle
+import Store
+
+/// The HTTP API (contracts §6) as a service: `run()` serves until graceful
+/// shutdown. Its OpenAPI document (`openapi.json`, in this module) is the
+/// source of truth for the routes, and is served at `/openapi.json`.
+public struct APIServer: Service {
+    /// Where to listen: `127.0.0.1` and 8080 by default; port 0 picks a free one.
+    public var host: String
+    public var port: Int
+    private let database: any PostgresClient
+    private let rules: RuleBook
+    private let logger: Logger
+    private let onListening: @Sendable (Int) async -> Void
+
+    /// - Parameter onListening: told the port once the server listens.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, database: any PostgresClient, rules: RuleBook, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.rules = rules
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    public func run() async throws {
+        let onListening = self.onListening
+        let application = Application(
+            router: router(), configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "spotter"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) }, logger: logger)
+        try await application.run()
+    }
+
+    /// The OpenAPI document the routes follow.
+    public static let openAPIDocument: Data = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"), let data = try? Data(contentsOf: url) else {
+            preconditionFailure("openapi.json is missing from the Server module's resources")
+        }
+        return data
+    }()
+
+    func router() -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: ProblemMiddleware())
+        let database = self.database
+        router.get("healthz") { _, _ in try SessionRoutes.json(["status": "ok"], status: .ok) }
+        router.get("readyz") { _, context in
+            do {
+                _ = try await database.query("SELECT 1 AS ready")
+            } catch {
+                context.logger.warning("not ready: \(String(describing: error))")
+                throw APIProblem.unavailable
+            }
+            return try SessionRoutes.json(["status": "ready"], status: .ok)
+        }
+        router.get("openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: Self.openAPIDocument)))
+        }
+        let v1 = router.group("v1").add(middleware: KeyAuthentication(keys: APIKeys(database: database)))
+        SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules).add(to: v1)
+        return router
+    }
+}

@@ -1,0 +1,101 @@
+import Contracts
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ReportPages
+import Rules
+import Store
+
+/// `/v1/sessions`: sessions from a `video_url`, their status, report and coach page.
+struct SessionRoutes {
+    let store: AnalysisStore
+    let rules: RuleBook
+
+    /// `POST /v1/sessions` with `{"exercise", "video_url", "athlete"?}`.
+    struct NewSession: Decodable {
+        var exercise: String
+        var videoURL: String
+        var athlete: String?
+
+        enum CodingKeys: String, CodingKey {
+            case exercise, athlete
+            case videoURL = "video_url"
+        }
+    }
+
+    func add(to group: RouterGroup<APIRequestContext>) {
+        group.post("sessions") { request, context in try await create(request, context) }
+        group.get("sessions/:id") { _, context in
+            let id = try Self.sessionID(context)
+            guard let view = try await store.sessionView(sessionID: id, context.scope) else { throw APIProblem.notFound }
+            return try Self.json(view, status: .ok)
+        }
+        group.get("sessions/:id/report") { _, context in
+            guard let report = try await store.reportJSON(sessionID: try Self.sessionID(context), context.scope) else { throw APIProblem.notFound }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: report)))
+        }
+        group.get("sessions/:id/report.html") { _, context in
+            guard let stored = try await store.storedAnalysis(sessionID: try Self.sessionID(context), context.scope) else {
+                throw APIProblem.notFound
+            }
+            let page = ReportPage(analysis: stored.analysis, exerciseTitle: stored.rule.title).html
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
+        }
+    }
+
+    private func create(_ request: Request, _ context: APIRequestContext) async throws -> Response {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw APIProblem("unsupported-media-type", .unsupportedMediaType, "This content type is not accepted here",
+                             detail: "send {\"exercise\", \"video_url\"} as application/json")
+        }
+        let bytes: ByteBuffer
+        do { bytes = try await request.body.collect(upTo: context.maxUploadSize) } catch {
+            throw APIProblem.tooLarge(context.maxUploadSize)
+        }
+        guard let body = try? JSONDecoder().decode(NewSession.self, from: Data(buffer: bytes)) else {
+            throw APIProblem.invalid("the body must be {\"exercise\": …, \"video_url\": …, \"athlete\"?: …} as JSON")
+        }
+        guard rules.rules[body.exercise] != nil else {
+            throw APIProblem("unknown-exercise", .unprocessableContent, "No such exercise",
+                             detail: "\"\(body.exercise.prefix(60))\" is not one of \(rules.rules.keys.sorted().joined(separator: ", "))")
+        }
+        guard let url = URL(string: body.videoURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            throw APIProblem("invalid-video-url", .unprocessableContent, "video_url must be an http(s) URL")
+        }
+        if let athlete = body.athlete, athlete.isEmpty || athlete.count > Athletes.maxReferenceLength {
+            throw APIProblem.invalid("athlete must be 1 to \(Athletes.maxReferenceLength) characters")
+        }
+        let key = try context.scope
+        guard case .organization(let organizationID) = key else { throw APIProblem.unauthorized }
+        let connection = store.queue.connection
+        let athleteID = try await body.athlete.asyncMap { try await Athletes.id(reference: $0, organizationID: organizationID, on: connection) }
+        let idempotencyKey = request.headers[.idempotencyKey].map { "api:" + $0 } ?? "api-once:" + UUID().uuidString
+        let (job, _) = try await store.queue.enqueue(AnalysisRequest(
+            organizationID: organizationID, athleteID: athleteID, exercise: body.exercise, kind: .analyzeVideo,
+            sourceURI: body.videoURL, idempotencyKey: idempotencyKey, origin: .client))
+        guard let view = try await store.sessionView(sessionID: job.sessionID, key) else { throw APIProblem.internalError }
+        return try Self.json(view, status: .accepted)
+    }
+
+    private static func sessionID(_ context: APIRequestContext) throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIProblem.notFound }
+        return id
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+}

@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import Postgres
+import Rules
+import Server
+import Store
+import SyntheticMotion
+import Testing
+import TestSupport
+
+/// A real `APIServer` on loopback over a real PostgreSQL server, called over HTTP.
+@Suite("The HTTP API on a real server", .timeLimit(.minutes(5)))
+struct APIServerTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// An answer: status, headers (lower-case names) and body.
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// Runs the server for `body`, on a free port; `call` makes requests to it.
+    static func withServer(
+        _ body: (_ connection: PostgresConnection, _ call: @escaping (String, String, String?, Data?, [String: String]) async throws -> Answer) async throws -> Void
+    ) async throws {
+        let connection = try await migratedDatabase()
+        let pool = PostgresConnectionPool(url: PostgresDatabase.url, size: 4)
+        let rules = try RuleBook(directory: repository.appendingPathComponent("Rules").path)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let server = APIServer(host: "127.0.0.1", port: 0, database: pool, rules: rules, logger: Logger(label: "test-api")) { continuation.yield($0) }
+        let running = Task { try await server.run() }
+        defer { running.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        let session = URLSession(configuration: .ephemeral)
+        try await body(connection) { method, path, key, content, headers in
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            request.httpMethod = method
+            if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            request.httpBody = content
+            let (data, response) = try await session.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            let fields = Dictionary(http.allHeaderFields.map { (String(describing: $0.key).lowercased(), String(describing: $0.value)) }) { a, _ in a }
+            return Answer(status: http.statusCode, headers: fields, body: data)
+        }
+        await pool.close()
+    }
+
+    static func key(_ connection: PostgresConnection, organization: String) async throws -> (String, Organization) {
+        let (made, _) = try await Organization.named(organization, on: connection)
+        return (try await APIKeys(database: connection).create(organizationID: made.id, role: .coach, name: "test").secret, made)
+    }
+
+    static let json = ["Content-Type": "application/json"]
+
+    @Test("health, readiness and the OpenAPI document need no key; every /v1 route needs a live one", .postgresDatabase)
+    func openAndClosed() async throws {
+        try await Self.withServer { _, call in
+            #expect(try await call("GET", "/healthz", nil, nil, [:]).json["status"] as? String == "ok")
+            #expect(try await call("GET", "/readyz", nil, nil, [:]).json["status"] as? String == "ready")
+            let document = try await call("GET", "/openapi.json", nil, nil, [:])
+            #expect(document.status == 200 && document.json["openapi"] as? String == "3.1.0")
+            let paths = try #require(document.json["paths"] as? [String: Any])
+            #expect(Set(paths.keys).isSuperset(of: ["/v1/sessions", "/v1/sessions/{id}", "/v1/sessions/{id}/report"]))
+
+            let none = try await call("GET", "/v1/sessions/\(UUID())", nil, nil, [:])
+            #expect(none.status == 401 && none.headers["content-type"] == "application/problem+json")
+            #expect(none.json["type"] as? String == "urn:spotter:problem:unauthorized" && none.headers["www-authenticate"] == "Bearer")
+            let wrong = try await call("GET", "/v1/sessions/\(UUID())", "spk_000000000000_" + String(repeating: "A", count: 43), nil, [:])
+            #expect(wrong.status == 401 && wrong.body == none.body, "a wrong key answers like no key")
+            let unknownRoute = try await call("GET", "/v2/anything", nil, nil, [:])
+            #expect(unknownRoute.status == 404 && unknownRoute.json["type"] as? String == "urn:spotter:problem:not-found")
+        }
+    }
+
+    @Test("a session from a video_url is queued once per Idempotency-Key and read back; bad requests get problem details", .postgresDatabase)
+    func sessions() async throws {
+        try await Self.withServer { connection, call in
+            let (key, _) = try await Self.key(connection, organization: "Gym")
+            let body = Data(#"{"exercise": "squat", "video_url": "https://videos.example.com/set1.mp4", "athlete": "athlete-7"}"#.utf8)
+            let made = try await call("POST", "/v1/sessions", key, body, Self.json.merging(["Idempotency-Key": "upload-1"]) { $1 })
+            #expect(made.status == 202, "\(made.text)")
+            #expect(made.json["status"] as? String == "queued" && made.json["exercise"] as? String == "squat")
+            let id = try #require(made.json["id"] as? String)
+            let again = try await call("POST", "/v1/sessions", key, body, Self.json.merging(["Idempotency-Key": "upload-1"]) { $1 })
+            #expect(again.status == 202 && again.json["id"] as? String == id, "a retry returns the first answer")
+            let read = try await call("GET", "/v1/sessions/\(id)", key, nil, [:])
+            #expect(read.status == 200 && read.json["id"] as? String == id && read.json["status"] as? String == "queued")
+            #expect(try await call("GET", "/v1/sessions/\(id)/report", key, nil, [:]).status == 404, "no report yet")
+            let athletes = try await connection.query("SELECT count(*)::int AS count FROM athletes WHERE external_ref = 'athlete-7'")
+            #expect(try athletes[0].decode("count", as: Int.self) == 1)
+
+            let refused: [(Data, [String: String], Int, String)] = [
+                (Data(#"{"exercise": "yoga", "video_url": "https://v.example.com/a.mp4"}"#.utf8), Self.json, 422, "unknown-exercise"),
+                (Data(#"{"exercise": "squat", "video_url": "file:///etc/passwd"}"#.utf8), Self.json, 422, "invalid-video-url"),
+                (Data(#"{"exercise": "squat", "video_url": "/srv/uploads/a.mp4"}"#.utf8), Self.json, 422, "invalid-video-url"),
+                (Data(#"{"exercise": "squat""#.utf8), Self.json, 400, "invalid-request"),
+                (Data(#"{"exercise": "squat", "video_url": "https://v.example.com/a.mp4"}"#.utf8), ["Content-Type": "text/plain"], 415, "unsupported-media-type"),
+                (Data(repeating: 0x20, count: 100 << 10), Self.json, 413, "too-large"),
+            ]
+            for (content, headers, status, code) in refused {
+                let answer = try await call("POST", "/v1/sessions", key, content, headers)
+                #expect(answer.status == status && answer.json["type"] as? String == "urn:spotter:problem:\(code)", "\(answer.status) \(answer.text)")
+                #expect(!answer.text.contains("/etc/passwd") && !answer.text.lowercased().contains("select"))
+            }
+            let sessions = try await connection.query("SELECT count(*)::int AS count FROM sessions")
+            #expect(try sessions[0].decode("count", as: Int.self) == 1, "nothing refused made a session")
+        }
+    }
+
+    @Test("another organization's session answers exactly like an unknown one, on every route", .postgresDatabase)
+    func tenants() async throws {
+        try await Self.withServer { connection, call in
+            let (key, gym) = try await Self.key(connection, organization: "Gym")
+            let (otherKey, _) = try await Self.key(connection, organization: "Other gym")
+            // A scored session of the first organization, as a worker leaves it.
+            let queue = JobQueue(connection: connection)
+            _ = try await queue.enqueue(AnalysisRequest(
+                organizationID: gym.id, exercise: "squat", kind: .scoreTrack, sourceURI: "https://t.example.com/s.jsonl",
+                idempotencyKey: "squats", origin: .client))
+            let claimed = try #require(try await queue.claim(worker: "test"))
+            var conditions = SetConditions()
+            conditions.reps = 4
+            let track = SyntheticSessions.make("squat", conditions, seed: 5).track
+            let rule = try RuleBook.rule(for: "squat", in: Self.repository.appendingPathComponent("Rules").path)
+            try await RuleVersions.record(rule, on: connection)
+            _ = try await AnalysisStore(queue: queue).complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
+            let id = claimed.job.sessionID.uuidString.lowercased()
+
+            let status = try await call("GET", "/v1/sessions/\(id)", key, nil, [:])
+            #expect(status.json["status"] as? String == "succeeded" && status.json["rep_count"] as? Int == 4)
+            let report = try await call("GET", "/v1/sessions/\(id)/report", key, nil, [:])
+            #expect(report.status == 200 && report.json["format"] as? String == "spotter.report/v1" && report.json["rep_count"] as? Int == 4)
+            let page = try await call("GET", "/v1/sessions/\(id)/report.html", key, nil, [:])
+            #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true && page.text.contains("<svg"))
+
+            for suffix in ["", "/report", "/report.html"] {
+                let theirs = try await call("GET", "/v1/sessions/\(id)\(suffix)", otherKey, nil, [:])
+                let unknown = try await call("GET", "/v1/sessions/\(UUID().uuidString.lowercased())\(suffix)", otherKey, nil, [:])
+                #expect(theirs.status == 404 && theirs.body == unknown.body && theirs.headers["content-type"] == unknown.headers["content-type"])
+            }
+        }
+    }
+}
