@@ -29,7 +29,8 @@ struct WorkerFixture {
             databaseURL: databaseURL, rulesDirectory: Self.repository.appendingPathComponent("Rules").path,
             executable: SpotterProcess.executable.path, workDirectory: directory + "/work", concurrency: 2)
         configuration.heartbeatInterval = .milliseconds(200)
-        configuration.leaseDuration = .seconds(3)
+        // Long enough that a loaded machine (every suite at once on 2 cores) never loses a live lease.
+        configuration.leaseDuration = .seconds(30)
         configuration.pollInterval = .milliseconds(200)
         configuration.retryPolicy = RetryPolicy(baseDelay: .milliseconds(50), maximumDelay: .milliseconds(100))
         configuration.addressPolicy = .allowingLoopback
