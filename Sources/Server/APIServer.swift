@@ -17,6 +17,8 @@ public struct APIServer: Service {
     private let rules: RuleBook
     private let logger: Logger
     private let onListening: @Sendable (Int) async -> Void
+    /// Requests a second each key may make, and how many at once.
+    public var rateLimit: (rate: Double, burst: Double) = (100, 200)
 
     /// - Parameter onListening: told the port once the server listens.
     public init(
@@ -49,6 +51,7 @@ public struct APIServer: Service {
 
     func router() -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
+        router.add(middleware: AccessLog(logger: logger))
         router.add(middleware: ProblemMiddleware())
         let database = self.database
         router.get("healthz") { _, _ in try SessionRoutes.json(["status": "ok"], status: .ok) }
@@ -64,7 +67,9 @@ public struct APIServer: Service {
         router.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: Self.openAPIDocument)))
         }
-        let v1 = router.group("v1").add(middleware: KeyAuthentication(keys: APIKeys(database: database)))
+        let v1 = router.group("v1")
+            .add(middleware: KeyAuthentication(keys: APIKeys(database: database)))
+            .add(middleware: RateLimiting(rate: rateLimit.rate, burst: rateLimit.burst))
         SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules).add(to: v1)
         return router
     }

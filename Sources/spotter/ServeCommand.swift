@@ -15,7 +15,7 @@ extension Spotter {
                 Requests to /v1 need `Authorization: Bearer <key>` (`spotter keys create`); /healthz, \
                 /readyz and /openapi.json need none. Sessions are analysed by `spotter worker` processes \
                 sharing the database. Not built yet (issue 13): uploads of videos and tracks, athlete \
-                trends, the webhook routes, /metrics, rate limits and --dev.
+                trends, the webhook routes, /metrics and --dev.
                 """)
 
         @Option(help: "The address to listen on.")
@@ -27,6 +27,9 @@ extension Spotter {
         @Option(help: "Database connections the server holds at most.")
         var connections = 8
 
+        @Option(help: "Requests a second each API key may make (twice as many at once); more are answered 429.")
+        var rateLimit = 100.0
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var rules: RulesLocation
         @OptionGroup var global: GlobalOptions
@@ -34,6 +37,7 @@ extension Spotter {
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be within 0...65535") }
             guard (1...64).contains(connections) else { throw ValidationError("--connections must be within 1...64") }
+            guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be a positive number") }
         }
 
         func run() async throws {
@@ -42,9 +46,10 @@ extension Spotter {
             do { book = try RuleBook(directory: try rules.directory()) } catch { throw commandFailure(error) }
             let pool = PostgresConnectionPool(url: try database.url(), size: connections)
             let host = self.host
-            let server = APIServer(host: host, port: port, database: pool, rules: book, logger: logger) { port in
+            var server = APIServer(host: host, port: port, database: pool, rules: book, logger: logger) { port in
                 FileHandle.standardError.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
+            server.rateLimit = (rateLimit, 2 * rateLimit)
             let group = ServiceGroup(configuration: ServiceGroupConfiguration(
                 services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             do { try await group.run() } catch { throw commandFailure(error) }

@@ -27,13 +27,15 @@ struct APIServerTests {
 
     /// Runs the server for `body`, on a free port; `call` makes requests to it.
     static func withServer(
+        rateLimit: (rate: Double, burst: Double) = (100, 200), logger: Logger = Logger(label: "test-api"),
         _ body: (_ connection: PostgresConnection, _ call: @escaping (String, String, String?, Data?, [String: String]) async throws -> Answer) async throws -> Void
     ) async throws {
         let connection = try await migratedDatabase()
         let pool = PostgresConnectionPool(url: PostgresDatabase.url, size: 4)
         let rules = try RuleBook(directory: repository.appendingPathComponent("Rules").path)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let server = APIServer(host: "127.0.0.1", port: 0, database: pool, rules: rules, logger: Logger(label: "test-api")) { continuation.yield($0) }
+        var server = APIServer(host: "127.0.0.1", port: 0, database: pool, rules: rules, logger: logger) { continuation.yield($0) }
+        server.rateLimit = rateLimit
         let running = Task { try await server.run() }
         defer { running.cancel() }
         var iterator = ports.makeAsyncIterator()
@@ -146,6 +148,26 @@ struct APIServerTests {
                 let unknown = try await call("GET", "/v1/sessions/\(UUID().uuidString.lowercased())\(suffix)", otherKey, nil, [:])
                 #expect(theirs.status == 404 && theirs.body == unknown.body && theirs.headers["content-type"] == unknown.headers["content-type"])
             }
+        }
+    }
+
+    @Test("a key past its rate limit is answered 429 with Retry-After; another key is not; the access log names no key", .postgresDatabase)
+    func rateLimitAndAccessLog() async throws {
+        let capture = LogCapture()
+        try await Self.withServer(rateLimit: (rate: 0.5, burst: 2), logger: capture.logger) { connection, call in
+            let (key, _) = try await Self.key(connection, organization: "Gym")
+            let (otherKey, _) = try await Self.key(connection, organization: "Other gym")
+            let path = "/v1/sessions/\(UUID())"
+            #expect(try await call("GET", path, key, nil, [:]).status == 404)
+            #expect(try await call("GET", path, key, nil, [:]).status == 404)
+            let limited = try await call("GET", path, key, nil, [:])
+            #expect(limited.status == 429 && limited.json["type"] as? String == "urn:spotter:problem:rate-limited")
+            #expect(Int(limited.headers["retry-after"] ?? "") ?? 0 >= 1, "\(limited.headers)")
+            #expect(try await call("GET", path, otherKey, nil, [:]).status == 404, "each key has its own allowance")
+
+            let lines = capture.lines.withLock { $0 }.filter { $0.hasPrefix("request ") }
+            #expect(lines.count >= 4 && lines.contains { $0.contains("status=429") && $0.contains("route=/v1/sessions/{id}") }, "\(lines)")
+            #expect(!lines.contains { $0.contains(key.dropFirst(17)) || $0.contains(otherKey.dropFirst(17)) || $0.contains("Bearer") })
         }
     }
 }
