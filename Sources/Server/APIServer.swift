@@ -71,6 +71,7 @@ public struct APIServer: Service {
             .add(middleware: KeyAuthentication(keys: APIKeys(database: database)))
             .add(middleware: RateLimiting(rate: rateLimit.rate, burst: rateLimit.burst))
         SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules).add(to: v1)
+        AthleteRoutes(database: database).add(to: v1)
         return router
     }
 }

@@ -14,8 +14,8 @@ extension Spotter {
             discussion: """
                 Requests to /v1 need `Authorization: Bearer <key>` (`spotter keys create`); /healthz, \
                 /readyz and /openapi.json need none. Sessions are analysed by `spotter worker` processes \
-                sharing the database. Not built yet (issue 13): uploads of videos and tracks, athlete \
-                trends, the webhook routes, /metrics and --dev.
+                sharing the database. Not built yet (issue 13): uploads of videos and tracks, \
+                the webhook routes, /metrics and --dev.
                 """)
 
         @Option(help: "The address to listen on.")

@@ -62,6 +62,24 @@ struct APIServerTests {
 
     static let json = ["Content-Type": "application/json"]
 
+    /// A session of `organization` scored as a worker leaves it: a synthetic squat set of `reps` reps.
+    static func scoredSession(_ connection: PostgresConnection, _ organization: Organization, reps: Int, athlete: String? = nil) async throws -> UUID {
+        let queue = JobQueue(connection: connection)
+        var athleteID: UUID?
+        if let athlete { athleteID = try await Athletes.id(reference: athlete, organizationID: organization.id, on: connection) }
+        _ = try await queue.enqueue(AnalysisRequest(
+            organizationID: organization.id, athleteID: athleteID, exercise: "squat", kind: .scoreTrack,
+            sourceURI: "https://t.example.com/\(UUID()).jsonl", idempotencyKey: UUID().uuidString, origin: .client))
+        let claimed = try #require(try await queue.claim(worker: "test"))
+        var conditions = SetConditions()
+        conditions.reps = reps
+        let track = SyntheticSessions.make("squat", conditions, seed: UInt64(reps)).track
+        let rule = try RuleBook.rule(for: "squat", in: repository.appendingPathComponent("Rules").path)
+        try await RuleVersions.record(rule, on: connection)
+        _ = try await AnalysisStore(queue: queue).complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
+        return claimed.job.sessionID
+    }
+
     @Test("health, readiness and the OpenAPI document need no key; every /v1 route needs a live one", .postgresDatabase)
     func openAndClosed() async throws {
         try await Self.withServer { _, call in
@@ -122,19 +140,7 @@ struct APIServerTests {
         try await Self.withServer { connection, call in
             let (key, gym) = try await Self.key(connection, organization: "Gym")
             let (otherKey, _) = try await Self.key(connection, organization: "Other gym")
-            // A scored session of the first organization, as a worker leaves it.
-            let queue = JobQueue(connection: connection)
-            _ = try await queue.enqueue(AnalysisRequest(
-                organizationID: gym.id, exercise: "squat", kind: .scoreTrack, sourceURI: "https://t.example.com/s.jsonl",
-                idempotencyKey: "squats", origin: .client))
-            let claimed = try #require(try await queue.claim(worker: "test"))
-            var conditions = SetConditions()
-            conditions.reps = 4
-            let track = SyntheticSessions.make("squat", conditions, seed: 5).track
-            let rule = try RuleBook.rule(for: "squat", in: Self.repository.appendingPathComponent("Rules").path)
-            try await RuleVersions.record(rule, on: connection)
-            _ = try await AnalysisStore(queue: queue).complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
-            let id = claimed.job.sessionID.uuidString.lowercased()
+            let id = try await Self.scoredSession(connection, gym, reps: 4).uuidString.lowercased()
 
             let status = try await call("GET", "/v1/sessions/\(id)", key, nil, [:])
             #expect(status.json["status"] as? String == "succeeded" && status.json["rep_count"] as? Int == 4)
@@ -168,6 +174,33 @@ struct APIServerTests {
             let lines = capture.lines.withLock { $0 }.filter { $0.hasPrefix("request ") }
             #expect(lines.count >= 4 && lines.contains { $0.contains("status=429") && $0.contains("route=/v1/sessions/{id}") }, "\(lines)")
             #expect(!lines.contains { $0.contains(key.dropFirst(17)) || $0.contains(otherKey.dropFirst(17)) || $0.contains("Bearer") })
+        }
+    }
+
+    @Test("an athlete's trends: their analysed sessions in order, of one exercise when asked; another organization's athlete is unknown", .postgresDatabase)
+    func trends() async throws {
+        try await Self.withServer { connection, call in
+            let (key, gym) = try await Self.key(connection, organization: "Gym")
+            let (otherKey, other) = try await Self.key(connection, organization: "Other gym")
+            let first = try await Self.scoredSession(connection, gym, reps: 3, athlete: "ana")
+            let second = try await Self.scoredSession(connection, gym, reps: 5, athlete: "ana")
+            _ = try await Self.scoredSession(connection, gym, reps: 4, athlete: "ben")
+            _ = try await Self.scoredSession(connection, other, reps: 6, athlete: "ana")
+
+            let trends = try await call("GET", "/v1/athletes/ana/trends", key, nil, [:])
+            #expect(trends.status == 200 && trends.json["athlete"] as? String == "ana", "\(trends.text)")
+            let sessions = try #require(trends.json["sessions"] as? [[String: Any]])
+            #expect(sessions.map { $0["session_id"] as? String } == [first, second].map { $0.uuidString })
+            #expect(sessions.map { $0["rep_count"] as? Int } == [3, 5])
+            #expect(sessions.allSatisfy { ($0["range_of_motion"] as? Double ?? 0) > 30 && $0["fault_rate"] is Double && $0["date"] is String })
+            let pushups = try await call("GET", "/v1/athletes/ana/trends?exercise=pushup", key, nil, [:])
+            #expect(pushups.status == 200 && (pushups.json["sessions"] as? [Any])?.isEmpty == true)
+
+            let theirs = try await call("GET", "/v1/athletes/ben/trends", otherKey, nil, [:])
+            let unknown = try await call("GET", "/v1/athletes/nobody/trends", otherKey, nil, [:])
+            #expect(theirs.status == 404 && theirs.body == unknown.body)
+            let ownAna = try #require(try await call("GET", "/v1/athletes/ana/trends", otherKey, nil, [:]).json["sessions"] as? [[String: Any]])
+            #expect(ownAna.map { $0["rep_count"] as? Int } == [6], "the other organization's own ana only")
         }
     }
 }
