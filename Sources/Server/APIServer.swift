@@ -51,7 +51,8 @@ public struct APIServer: Service {
 
     func router() -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
-        router.add(middleware: AccessLog(logger: logger))
+        let metrics = ServerMetrics()
+        router.add(middleware: AccessLog(logger: logger, metrics: metrics))
         router.add(middleware: ProblemMiddleware())
         let database = self.database
         router.get("healthz") { _, _ in try SessionRoutes.json(["status": "ok"], status: .ok) }
@@ -63,6 +64,16 @@ public struct APIServer: Service {
                 throw APIProblem.unavailable
             }
             return try SessionRoutes.json(["status": "ready"], status: .ok)
+        }
+        router.get("metrics") { _, context in
+            let statistics: QueueStatistics
+            do { statistics = try await QueueStatistics.read(on: database) } catch {
+                context.logger.warning("metrics without the database: \(String(describing: error))")
+                throw APIProblem.unavailable
+            }
+            let text = metrics.exposition(statistics)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         router.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: Self.openAPIDocument)))

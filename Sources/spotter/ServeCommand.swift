@@ -13,9 +13,9 @@ extension Spotter {
             abstract: "Serve the HTTP API (contracts §6) over the database until SIGTERM.",
             discussion: """
                 Requests to /v1 need `Authorization: Bearer <key>` (`spotter keys create`); /healthz, \
-                /readyz and /openapi.json need none. Sessions are analysed by `spotter worker` processes \
+                /readyz, /openapi.json and /metrics need none. Sessions are analysed by `spotter worker` processes \
                 sharing the database. Not built yet (issue 13): uploads of videos and tracks, \
-                the webhook routes, /metrics and --dev.
+                the webhook routes and --dev.
                 """)
 
         @Option(help: "The address to listen on.")

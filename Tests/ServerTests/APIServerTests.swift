@@ -203,4 +203,31 @@ struct APIServerTests {
             #expect(ownAna.map { $0["rep_count"] as? Int } == [6], "the other organization's own ana only")
         }
     }
+
+    @Test("/metrics: requests by route and status with latency histograms, jobs by state, the oldest queued job, deliveries by state", .postgresDatabase)
+    func metrics() async throws {
+        try await Self.withServer { connection, call in
+            let (key, _) = try await Self.key(connection, organization: "Gym")
+            _ = try await call("GET", "/healthz", nil, nil, [:])
+            _ = try await call("GET", "/v1/sessions/\(UUID())", key, nil, [:])
+            let body = Data(#"{"exercise": "squat", "video_url": "https://videos.example.com/set1.mp4"}"#.utf8)
+            #expect(try await call("POST", "/v1/sessions", key, body, Self.json).status == 202)
+            let scrape = try await call("GET", "/metrics", nil, nil, [:])
+            #expect(scrape.status == 200 && scrape.headers["content-type"]?.hasPrefix("text/plain") == true)
+            let text = scrape.text
+            for line in [
+                #"spotter_http_requests_total{route="/healthz",status="200"} 1"#,
+                #"spotter_http_requests_total{route="/v1/sessions/{id}",status="404"} 1"#,
+                #"spotter_http_requests_total{route="/v1/sessions",status="202"} 1"#,
+                #"spotter_jobs{state="queued"} 1"#, #"spotter_jobs{state="succeeded"} 0"#,
+                #"spotter_webhook_deliveries{state="dead"} 0"#,
+            ] {
+                #expect(text.contains(line), "\(line) in\n\(text)")
+            }
+            #expect(text.contains(#"spotter_http_request_duration_seconds_bucket{route="/healthz",le="0.005"}"#))
+            let age = text.split(separator: "\n").first { $0.hasPrefix("spotter_oldest_queued_job_age_seconds ") }
+            #expect(age.flatMap { Double($0.split(separator: " ")[1]) }.map { $0 >= 0 && $0 < 600 } == true, "\(age ?? "none")")
+            #expect(!text.contains(key.dropFirst(17)))
+        }
+    }
 }
