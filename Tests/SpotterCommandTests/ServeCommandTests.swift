@@ -27,7 +27,7 @@ struct ServeCommandTests {
 
     /// `spotter serve --port 0` started, and the address it says it listens on.
     static func startServer() throws -> (Process, String) {
-        let (process, errors) = try start(["serve", "--port", "0"])
+        let (process, errors) = try start(["serve", "--port", "0", "--connections", "2"])
         var seen = ""
         while !seen.contains("listening on http://"), case let chunk = errors.fileHandleForReading.availableData, !chunk.isEmpty {
             seen += String(decoding: chunk, as: UTF8.self)
