@@ -27,8 +27,8 @@ public struct APIProblem: Error, Sendable, Equatable {
     static let internalError = APIProblem("internal", .internalServerError, "Something went wrong on our side")
     static let unavailable = APIProblem("unavailable", .serviceUnavailable, "The database cannot be reached")
 
-    static func tooLarge(_ limit: Int) -> APIProblem {
-        APIProblem("too-large", .contentTooLarge, "The request body is too large", detail: "at most \(limit) bytes here")
+    static func tooLarge(_ limit: Int? = nil) -> APIProblem {
+        APIProblem("too-large", .contentTooLarge, "The request body is too large", detail: limit.map { "at most \($0) bytes here" })
     }
 
     static func invalid(_ detail: String) -> APIProblem { APIProblem("invalid-request", .badRequest, "The request is not valid", detail: detail) }
@@ -40,6 +40,16 @@ public struct APIProblem: Error, Sendable, Equatable {
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+extension Response {
+    /// `value` as a JSON answer: sorted keys, ISO 8601 times.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 }
 
@@ -55,7 +65,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             return switch error.status {
             case .notFound: APIProblem.notFound.response()
-            case .contentTooLarge: APIProblem("too-large", .contentTooLarge, "The request body is too large").response()
+            case .contentTooLarge: APIProblem.tooLarge().response()
             case .unsupportedMediaType: APIProblem("unsupported-media-type", .unsupportedMediaType, "This content type is not accepted here").response()
             case .methodNotAllowed: APIProblem("method-not-allowed", .methodNotAllowed, "This method is not allowed here").response()
             default: APIProblem("http-\(error.status.code)", error.status, error.status.reasonPhrase).response()

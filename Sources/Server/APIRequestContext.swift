@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Store
 
@@ -14,12 +15,17 @@ public struct APIRequestContext: RequestContext {
     /// JSON bodies of the API are small: a video goes as its own body (or by URL), never inside JSON.
     public var maxUploadSize: Int { 64 << 10 }
 
-    /// Whose data this request may reach: the key's organization alone.
-    var scope: TenantScope {
+    /// The caller's organization: the only one whose data this request may reach.
+    var organizationID: UUID {
         get throws {
             guard let key else { throw APIProblem.unauthorized }
-            return .organization(key.organizationID)
+            return key.organizationID
         }
+    }
+
+    /// `organizationID` as a store's scope.
+    var scope: TenantScope {
+        get throws { .organization(try organizationID) }
     }
 }
 

@@ -55,7 +55,7 @@ public struct APIServer: Service {
         router.add(middleware: AccessLog(logger: logger, metrics: metrics))
         router.add(middleware: ProblemMiddleware())
         let database = self.database
-        router.get("healthz") { _, _ in try SessionRoutes.json(["status": "ok"], status: .ok) }
+        router.get("healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("readyz") { _, context in
             do {
                 _ = try await database.query("SELECT 1 AS ready")
@@ -63,7 +63,7 @@ public struct APIServer: Service {
                 context.logger.warning("not ready: \(String(describing: error))")
                 throw APIProblem.unavailable
             }
-            return try SessionRoutes.json(["status": "ready"], status: .ok)
+            return try Response.json(["status": "ready"])
         }
         router.get("metrics") { _, context in
             let statistics: QueueStatistics

@@ -16,19 +16,15 @@ struct AthleteRoutes {
 
     func add(to group: RouterGroup<APIRequestContext>) {
         group.get("athletes/:athlete/trends") { request, context in
-            guard case .organization(let organizationID) = try context.scope, let athlete = context.parameters.get("athlete"),
-                  !athlete.isEmpty, athlete.count <= Athletes.maxReferenceLength
-            else { throw APIProblem.notFound }
+            let organizationID = try context.organizationID
+            guard let athlete = context.parameters.get("athlete"), !athlete.isEmpty, athlete.count <= Athletes.maxReferenceLength else {
+                throw APIProblem.notFound
+            }
             let exercise = request.uri.queryParameters.get("exercise")
             guard let points = try await AthleteTrends.points(
                 reference: athlete, exercise: exercise, organizationID: organizationID, on: database)
             else { throw APIProblem.notFound }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(Trends(athlete: athlete, exercise: exercise, sessions: points)))))
+            return try Response.json(Trends(athlete: athlete, exercise: exercise, sessions: points))
         }
     }
 }

@@ -28,7 +28,7 @@ struct SessionRoutes {
         group.get("sessions/:id") { _, context in
             let id = try Self.sessionID(context)
             guard let view = try await store.sessionView(sessionID: id, context.scope) else { throw APIProblem.notFound }
-            return try Self.json(view, status: .ok)
+            return try Response.json(view)
         }
         group.get("sessions/:id/report") { _, context in
             guard let report = try await store.reportJSON(sessionID: try Self.sessionID(context), context.scope) else { throw APIProblem.notFound }
@@ -65,34 +65,24 @@ struct SessionRoutes {
         if let athlete = body.athlete, athlete.isEmpty || athlete.count > Athletes.maxReferenceLength {
             throw APIProblem.invalid("athlete must be 1 to \(Athletes.maxReferenceLength) characters")
         }
-        let key = try context.scope
-        guard case .organization(let organizationID) = key else { throw APIProblem.unauthorized }
-        let connection = store.queue.connection
-        let athleteID = try await body.athlete.asyncMap { try await Athletes.id(reference: $0, organizationID: organizationID, on: connection) }
+        let organizationID = try context.organizationID
+        var athleteID: UUID?
+        if let athlete = body.athlete {
+            athleteID = try await Athletes.id(reference: athlete, organizationID: organizationID, on: store.queue.connection)
+        }
         let idempotencyKey = request.headers[.idempotencyKey].map { "api:" + $0 } ?? "api-once:" + UUID().uuidString
         let (job, _) = try await store.queue.enqueue(AnalysisRequest(
             organizationID: organizationID, athleteID: athleteID, exercise: body.exercise, kind: .analyzeVideo,
             sourceURI: body.videoURL, idempotencyKey: idempotencyKey, origin: .client))
-        guard let view = try await store.sessionView(sessionID: job.sessionID, key) else { throw APIProblem.internalError }
-        return try Self.json(view, status: .accepted)
+        guard let view = try await store.sessionView(sessionID: job.sessionID, .organization(organizationID)) else {
+            throw APIProblem.internalError
+        }
+        return try Response.json(view, status: .accepted)
     }
 
     private static func sessionID(_ context: APIRequestContext) throws -> UUID {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIProblem.notFound }
         return id
-    }
-
-    static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
-    }
-}
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }
 

@@ -107,13 +107,10 @@ public struct AnalysisStore: Sendable {
     /// and held spans a page plots. Nil when the session has no analysis within
     /// `scope` (another organization's answers the same).
     public func storedAnalysis(sessionID: UUID, _ scope: TenantScope) async throws -> StoredAnalysis? {
-        let rows = try await queue.connection.query("""
-            SELECT report::text AS report FROM analyses
-            WHERE session_id = $1 AND ($2::uuid IS NULL OR organization_id = $2)
-            ORDER BY created_at DESC LIMIT 1
-            """, [sessionID, scope.organizationID])
-        guard let row = rows.first, let track = try await track(sessionID: sessionID, scope) else { return nil }
-        let report = try SessionReport.decode(Data(try row.decode("report", as: String.self).utf8))
+        guard let stored = try await reportJSON(sessionID: sessionID, scope), let track = try await track(sessionID: sessionID, scope) else {
+            return nil
+        }
+        let report = try SessionReport.decode(Data(stored.utf8))
         let named = report.rulesVersion.split(separator: "@")
         guard named.count == 2, let version = Int(named[1]),
               let text = try await RuleVersions.text(exercise: String(named[0]), version: version, on: queue.connection)

@@ -29,8 +29,7 @@ public struct Organization: Sendable, Equatable, Codable {
             _ = try session.query("SELECT pg_advisory_xact_lock(hashtext('spotter.organizations'), hashtext($1))", [name])
             let ids = try session.query("SELECT id FROM organizations WHERE name = $1 ORDER BY created_at, id", [name])
                 .map { try $0.decode("id", as: UUID.self) }
-            if ids.count > 1 { return (ids, false) }
-            if let id = ids.first { return ([id], false) }
+            if !ids.isEmpty { return (ids, false) }
             return ([try session.query("INSERT INTO organizations (name) VALUES ($1) RETURNING id", [name])[0].decode("id")], true)
         }
         guard found.0.count == 1 else { throw AmbiguousOrganization(name: name, count: found.0.count) }
