@@ -10,6 +10,11 @@ public struct LandmarkOptions: Sendable {
     public var hands = false
     /// The most people to find per frame.
     public var numPoses = 1
+    /// With `numPoses` 1, how often a video frame is also searched for everyone
+    /// in it (a second landmarker, in image mode), so that the report can say
+    /// who was scored when several people are in view; nil: never. The people
+    /// found besides the one tracked are added to that frame's poses.
+    public var crowdCheckIntervalMilliseconds: Int? = 1000
     /// The most hands to find per frame, when `hands` is on.
     public var numHands = 2
     /// The hand model size.
@@ -104,13 +109,22 @@ public enum LandmarkExtraction {
             width: reader.frameWidth, height: reader.frameHeight, source: path))
         var summary = LandmarkSummary()
         let frames = reader.frames()
+        // The first check comes after the first frame, where the scorer picks whom to follow.
+        var nextCrowdCheck = options.crowdCheckIntervalMilliseconds.map { $0 / 2 }
         do {
             for try await frame in frames {
                 let image = try MPImage(pixels: frame.pixels, width: frame.width, height: frame.height, format: .rgb, engine: engine)
-                let found = try await landmarkers.detect(videoFrame: image, at: frame.timestampMilliseconds)
-                try summary.record(
-                    LandmarkTrackFrame(timestampMilliseconds: frame.timestampMilliseconds, poses: found.poses, hands: found.hands),
-                    to: sink)
+                let checkCrowd = nextCrowdCheck.map { frame.timestampMilliseconds >= $0 } ?? false
+                if checkCrowd, let interval = options.crowdCheckIntervalMilliseconds {
+                    nextCrowdCheck = frame.timestampMilliseconds + interval
+                }
+                let found = try await landmarkers.detect(videoFrame: image, at: frame.timestampMilliseconds, checkCrowd: checkCrowd)
+                var trackFrame = LandmarkTrackFrame(timestampMilliseconds: frame.timestampMilliseconds, poses: found.poses, hands: found.hands)
+                if let everyone = found.everyone {
+                    let people = LandmarkTrackFrame(timestampMilliseconds: 0, poses: everyone, hands: nil).poses
+                    trackFrame.poses += CrowdCheck.others(people, besides: trackFrame.poses)
+                }
+                try summary.record(trackFrame, to: sink)
                 progress(LandmarkProgress(
                     frames: summary.frames, timestampMilliseconds: frame.timestampMilliseconds,
                     durationMilliseconds: reader.info.durationMilliseconds))
@@ -162,10 +176,13 @@ private final class CollectingSink: FrameSink {
     }
 }
 
-/// The pose landmarker, and the hand landmarker if asked for, in one running mode.
+/// The pose landmarker, and the hand landmarker if asked for, in one running
+/// mode; for videos followed one person at a time, the image-mode landmarker
+/// that looks for everyone in view now and then.
 private struct LandmarkerPair: Sendable {
     let pose: PoseLandmarker
     let hand: HandLandmarker?
+    let crowd: PoseLandmarker?
 
     init(options: LandmarkOptions, installation: MediaPipeInstallation, engine: MediaPipeEngine, mode: RunningMode) throws {
         var poseOptions = PoseLandmarkerOptions()
@@ -173,6 +190,15 @@ private struct LandmarkerPair: Sendable {
         poseOptions.runningMode = mode
         poseOptions.numPoses = options.numPoses
         pose = try PoseLandmarker(options: poseOptions, engine: engine)
+        if mode == .video, options.numPoses == 1, options.crowdCheckIntervalMilliseconds != nil {
+            var crowdOptions = PoseLandmarkerOptions()
+            crowdOptions.baseOptions.modelAssetPath = installation.poseModelPath
+            crowdOptions.runningMode = .image
+            crowdOptions.numPoses = CrowdCheck.mostPeople
+            crowd = try PoseLandmarker(options: crowdOptions, engine: engine)
+        } else {
+            crowd = nil
+        }
         guard options.hands else {
             hand = nil
             return
@@ -184,12 +210,16 @@ private struct LandmarkerPair: Sendable {
         hand = try HandLandmarker(options: handOptions, engine: engine)
     }
 
-    /// Runs both landmarkers on a video frame at once, each on its own queue.
-    func detect(videoFrame image: MPImage, at timestamp: Int) async throws -> (poses: PoseLandmarkerResult, hands: HandLandmarkerResult?) {
+    /// Runs the landmarkers on a video frame at once, each on its own queue;
+    /// `everyone` holds the people the crowd check found, when it ran.
+    func detect(
+        videoFrame image: MPImage, at timestamp: Int, checkCrowd: Bool
+    ) async throws -> (poses: PoseLandmarkerResult, hands: HandLandmarkerResult?, everyone: PoseLandmarkerResult?) {
         async let poses = pose.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-        guard let hand else { return (try await poses, nil) }
+        async let everyone = checkCrowd ? crowd?.detect(image: image) : nil
+        guard let hand else { return (try await poses, nil, try await everyone) }
         async let hands = hand.detect(videoFrame: image, timestampInMilliseconds: timestamp)
-        return (try await poses, try await hands)
+        return (try await poses, try await hands, try await everyone)
     }
 }
 

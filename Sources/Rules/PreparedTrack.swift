@@ -31,9 +31,17 @@ struct PreparedTrack {
         /// The most people found in one frame.
         var mostInView = 1
         var framesWithSeveral = 0
-        /// Of those frames, how many had the followed person leftmost in the picture, and the largest.
+        /// The first and last of those frames' times.
+        var several: ClosedRange<Int>?
+        /// Of those frames, how many had the followed person leftmost in the
+        /// picture, lowest in it, and the largest.
         var followedLeftmost = 0
+        var followedLowest = 0
         var followedLargest = 0
+        /// Summed over those frames, how far apart across and down the picture
+        /// the followed person and the nearest other one stood, in pixels.
+        var horizontalApart = 0.0
+        var verticalApart = 0.0
     }
 
     /// Landmarks every rule's checks read: nose, shoulders and hips.
@@ -74,7 +82,7 @@ struct PreparedTrack {
         var framePixels = [[Point]?](repeating: nil, count: count)
         for (frameIndex, frame) in track.frames.enumerated() {
             guard let pose = Self.choosePose(frame.poses, near: previousCentre, width: width, height: height) else { continue }
-            crowd.note(pose, among: frame.poses, width: width, height: height)
+            crowd.note(pose, among: frame.poses, at: frame.timestampMilliseconds, width: width, height: height)
             posePresent[frameIndex] = true
             let pixels = Self.pixelsOf(pose, width, height)
             previousCentre = pixels.reduce(.zero, +) / Double(pixels.count)
@@ -241,14 +249,31 @@ private struct SmoothingFilters {
 
 extension PreparedTrack.Crowd {
     /// Counts a frame's people, and where the followed one stands among them.
-    mutating func note(_ followed: TrackPose, among found: [TrackPose], width: Double, height: Double) {
+    mutating func note(_ followed: TrackPose, among found: [TrackPose], at time: Int, width: Double, height: Double) {
         let people = found.filter(PreparedTrack.isWhole)
         guard people.count > 1 else { return }
         mostInView = max(mostInView, people.count)
         framesWithSeveral += 1
-        func left(_ pose: TrackPose) -> Double { pose.landmarks.reduce(0) { $0 + Double($1.x) } / Double(pose.landmarks.count) }
+        several = several.map { $0.lowerBound...time } ?? time...time
+        func centre(_ pose: TrackPose) -> Point { PreparedTrack.pixelsOf(pose, width, height).reduce(.zero, +) / Double(pose.landmarks.count) }
         func size(_ pose: TrackPose) -> Double { PreparedTrack.objectScale(PreparedTrack.pixelsOf(pose, width, height)) }
-        if people.allSatisfy({ left($0) >= left(followed) }) { followedLeftmost += 1 }
+        let here = centre(followed)
+        let others = people.map(centre).filter { $0 != here }
+        if others.allSatisfy({ $0.x >= here.x }) { followedLeftmost += 1 }
+        if others.allSatisfy({ $0.y <= here.y }) { followedLowest += 1 }
+        if let nearest = others.min(by: { Geometry.length($0 - here) < Geometry.length($1 - here) }) {
+            horizontalApart += abs(nearest.x - here.x)
+            verticalApart += abs(nearest.y - here.y)
+        }
         if people.allSatisfy({ size($0) <= size(followed) }) { followedLargest += 1 }
+    }
+
+    /// Where the followed person was among the others, along the picture's
+    /// axis that set them further apart: "on the left of the picture".
+    var followedPlace: String {
+        if verticalApart > horizontalApart {
+            return followedLowest * 2 >= framesWithSeveral ? "nearer the bottom of the picture" : "nearer the top of the picture"
+        }
+        return followedLeftmost * 2 >= framesWithSeveral ? "on the left of the picture" : "on the right of the picture"
     }
 }

@@ -58,7 +58,7 @@ public struct Scorer: Sendable {
             rule.signals.filter { judged.contains($0.name) }.compactMap { series[$0.name] }, repSignal: rule.keySignal, context)
         let handless = handWarnings(judgedSomewhere, prepared)
         session.warnings += handless
-        session.warnings += SessionChecks.crowdWarnings(prepared.crowd, framesWithPose: prepared.hasPose.filter { $0 }.count)
+        session.warnings += SessionChecks.crowdWarnings(prepared.crowd)
 
         let keyValues = zip(key.values, scored).map { $1 ? $0 : nil }
         var thresholds: [Double] = []

@@ -35,16 +35,18 @@ enum SessionChecks {
         }
     }
 
-    /// "people: up to 2 people in view (in 40 % of the frames with anyone); scored
-    /// the one on the left of the picture, the largest, followed throughout", when
-    /// another person is found in at least 3 frames and 2 % of them.
-    static func crowdWarnings(_ crowd: PreparedTrack.Crowd, framesWithPose: Int) -> [String] {
-        guard crowd.framesWithSeveral >= 3, crowd.framesWithSeveral * 50 >= framesWithPose else { return [] }
-        let share = Int((Double(crowd.framesWithSeveral) / Double(max(framesWithPose, 1)) * 100).rounded())
-        let place = crowd.followedLeftmost * 2 >= crowd.framesWithSeveral ? "on the left of the picture" : "on the right of the picture"
+    /// "people: up to 2 people in view (another person in 7 frames between 5.5
+    /// and 15.5 s); scored the one on the left of the picture, the largest,
+    /// followed throughout", when another person is found in at least 3 frames.
+    /// Frames, not a share of them: `spotter landmarks` looks for other people
+    /// in about one frame a second, a phone's track may in every frame.
+    static func crowdWarnings(_ crowd: PreparedTrack.Crowd) -> [String] {
+        guard crowd.framesWithSeveral >= 3, let span = crowd.several else { return [] }
         let size = crowd.followedLargest * 2 >= crowd.framesWithSeveral ? "the largest" : "not the largest"
-        return ["people: up to \(crowd.mostInView) people in view (in \(share) % of the frames with anyone); scored the one \(place), "
-            + "\(size) in the picture, followed throughout"]
+        let others = crowd.mostInView == 2 ? "another person" : "others"
+        let when = String(format: "between %.1f and %.1f s", Double(span.lowerBound) / 1000, Double(span.upperBound) / 1000)
+        return ["people: up to \(crowd.mostInView) people in view (\(others) in \(crowd.framesWithSeveral) frames \(when)); "
+            + "scored the one \(crowd.followedPlace), \(size) in the picture, followed throughout"]
     }
 
     /// Gaps in the key signal this long or longer are reported unscorable.

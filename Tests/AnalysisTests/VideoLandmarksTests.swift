@@ -60,7 +60,9 @@ struct VideoLandmarksTests {
         for try await frame in try VideoReader(path: path).frames() { checksums.append(frameChecksum(frame.pixels)) }
         #expect(checksums == expected.frames.map(\.checksum))
 
-        let track = try await Self.track(path)
+        var options = LandmarkOptions()
+        options.crowdCheckIntervalMilliseconds = nil  // MediaPipe's own run followed one person and looked for no one else
+        let track = try await Self.track(path, options: options)
         #expect(track.header.fps == 10 && track.header.width == expected.width && track.header.height == expected.height)
         try #require(track.frames.count == 795)
         #expect(track.frames.map(\.timestampMilliseconds) == expected.frames.map(\.timestamp_ms))
@@ -76,6 +78,30 @@ struct VideoLandmarksTests {
             }
         }
         #expect(compared >= 15, "poses compared: \(compared)")
+    }
+
+    @Test("about once a second everyone in view is found besides the one followed, who is followed as before")
+    func crowdChecks() async throws {
+        let expected = try VideoExpectations.load()
+        let track = try await Self.track(TestAssets.photo("vtest.avi"))
+        try #require(track.frames.count == expected.frames.count)
+        var checked: [Int] = []
+        for (frame, wanted) in zip(track.frames, expected.frames) {
+            #expect(wanted.poses == 0 ? frame.poses.isEmpty : frame.poses.count >= wanted.poses, "\(frame.timestampMilliseconds) ms")
+            if frame.poses.count > wanted.poses { checked.append(frame.timestampMilliseconds) }
+            for (pose, body) in zip(frame.poses, wanted.landmarks ?? []) {
+                compare(pose.landmarks, body.landmarks, "\(frame.timestampMilliseconds) ms, the person followed")
+            }
+            for (index, other) in frame.poses.enumerated().dropFirst(wanted.poses) {
+                #expect(other.landmarks.count == 33 && other.world.count == 33)
+                let followed = try #require(frame.poses.first)
+                let heads = zip(other.landmarks[0...10], followed.landmarks[0...10]).map { hypot(Double($0.x - $1.x), Double($0.y - $1.y)) }
+                #expect(heads.reduce(0, +) / 11 > 0.01, "\(frame.timestampMilliseconds) ms: person \(index) is the one followed, found twice")
+            }
+        }
+        // vtest.avi is a street with people walking, most of them small: a few checks find someone else.
+        #expect(checked.count >= 3, "frames with others: \(checked.count) of about 79 checks")
+        #expect(zip(checked, checked.dropFirst()).allSatisfy { $1 - $0 >= 1000 }, "checks closer than a second: \(checked)")
     }
 
     func compare(_ rows: [TrackLandmark], _ expected: [[Double?]], _ what: String) {

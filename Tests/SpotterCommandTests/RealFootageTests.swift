@@ -63,4 +63,18 @@ struct RealFootageTests {
         #expect(["high", "medium", "low"].contains(report["count_confidence"] as? String))
         #expect(report["view"] is String && report["excluded"] is [Any] && report["not_judged"] is [Any])
     }
+
+    @Test("with a coach beside the athlete, the report says two people were in view and which one it scored")
+    func twoPeople() throws {
+        try #require(RealFootage.isPresent, "CI=true and the real-footage set is missing: \(RealFootage.truthFile)")
+        // pushup-02: a coach crouches beside and above the woman doing push-ups for most of the clip.
+        let outcome = try SpotterProcess.run(["analyze", RealFootage.directory + "/pushup-02.mp4", "--exercise", "pushup", "--json"])
+        try #require(outcome.status == 0, "\(outcome.standardError)")
+        let report = try #require(try JSONSerialization.jsonObject(with: outcome.standardOutput) as? [String: Any])
+        let warnings = try #require(report["warnings"] as? [String])
+        let people = try #require(warnings.first { $0.hasPrefix("people: ") }, "\(warnings)")
+        #expect(people.hasPrefix("people: up to 2 people in view (another person in "), "\(people)")
+        #expect(people.contains("scored the one nearer the bottom of the picture"), "\(people)")
+        #expect(try RealFootage.truth()["pushup-02"]?.reps?.contains(report["rep_count"] as? Int ?? -1) == true)
+    }
 }
