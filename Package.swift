@@ -7,6 +7,7 @@
 //   → rules (Rules: reps, faults, the report) → report pages (ReportPages)
 //   → store (Store over Postgres over CLibPQ: jobs, reports, reps, faults, tracks, outbox)
 //   → notify (Webhooks: endpoints, sealed secrets, signing; Transfer over CCurl: fetching videos, delivering webhooks)
+// Uploads go to `Storage` (content-addressed files, signed URLs) through the API (`Server`).
 // `Analysis` runs decode → landmark → rules for one input; `Worker` is the
 // service that runs jobs from the store (analysis in a child process, fetching
 // over Transfer); `Contracts` is what every module, the command line and an API
@@ -28,6 +29,7 @@ let package = Package(
         .library(name: "Store", targets: ["Store"]),
         .library(name: "Transfer", targets: ["Transfer"]),
         .library(name: "Webhooks", targets: ["Webhooks"]),
+        .library(name: "Storage", targets: ["Storage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -100,6 +102,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // Uploaded videos and tracks by the hash of their bytes, and the signed, expiring URLs
+        // through which workers on any host fetch them from the API.
+        .target(
+            name: "Storage",
+            dependencies: ["AtomicFiles", "Contracts", .product(name: "Crypto", package: "swift-crypto")]),
+
         // Starting the analysis child: glibc's GNU extensions, which Swift's Glibc module hides.
         .target(name: "CSpawnShims"),
 
@@ -111,7 +119,7 @@ let package = Package(
         .target(
             name: "Worker",
             dependencies: [
-                "LandmarkTracks", "Rules", "Postgres", "Store", "Transfer", "Contracts", "BlockingWork", "CSpawnShims",
+                "LandmarkTracks", "Rules", "Postgres", "Store", "Storage", "Transfer", "Contracts", "BlockingWork", "CSpawnShims",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -121,7 +129,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "Store", "Rules", "ReportPages", "Postgres", "Contracts",
+                "Store", "Storage", "Rules", "ReportPages", "Postgres", "Contracts", "LandmarkTracks", "BlockingWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -133,7 +141,7 @@ let package = Package(
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Analysis", "Worker", "Webhooks", "Server", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
+                "Analysis", "Worker", "Webhooks", "Server", "Storage", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
                 "AtomicFiles", "BlockingWork", "CSpawnShims",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -158,7 +166,12 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"]),
         .testTarget(name: "TransferTests", dependencies: ["Transfer", "TestSupport"]),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Store", "Postgres", "Transfer", "TestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Store", "Postgres", "Rules", "SyntheticMotion", "TestSupport"]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "Server", "Store", "Storage", "Postgres", "Rules", "LandmarkTracks", "SyntheticMotion", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "AnalysisTests", dependencies: ["Analysis", "Contracts", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],
             resources: [.copy("Expectations")]),

@@ -57,13 +57,31 @@ public final class AtomicFile {
         if let failure { throw failure }
     }
 
+    /// Removes what was written, at once rather than when this file is released
+    /// (which a task still holding it may delay); later writes and commits fail.
+    public func discard() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        if !committed { unlink(temporaryPath) }
+        committed = true
+    }
+
     /// Flushes the file to disk and renames it to `path`, replacing any file there.
     public func commit() throws(Failure) {
+        try commit(as: path)
+    }
+
+    /// Flushes the file to disk and renames it to `destination`, a path on the
+    /// same file system chosen once the contents are known (a name from their
+    /// hash), replacing any file there.
+    public func commit(as destination: String) throws(Failure) {
         guard fsync(descriptor) == 0 else { throw Failure(path: path, "cannot flush \(temporaryPath)") }
         let closed = close(descriptor)
         descriptor = -1
         guard closed == 0 else { throw Failure(path: path, "cannot close \(temporaryPath)") }
-        guard rename(temporaryPath, path) == 0 else { throw Failure(path: path, "cannot move \(temporaryPath) to \(path)") }
+        guard rename(temporaryPath, destination) == 0 else {
+            throw Failure(path: destination, "cannot move \(temporaryPath) to \(destination)")
+        }
         committed = true
     }
 

@@ -4,6 +4,7 @@ import Logging
 import Postgres
 import Rules
 import ServiceLifecycle
+import Storage
 import Store
 
 /// The HTTP API (contracts §6) as a service: `run()` serves until graceful
@@ -19,6 +20,8 @@ public struct APIServer: Service {
     private let onListening: @Sendable (Int) async -> Void
     /// Requests a second each key may make, and how many at once.
     public var rateLimit: (rate: Double, burst: Double) = (100, 200)
+    /// Where uploaded videos and tracks go; nil: sessions come from `video_url`s only.
+    public var uploads: Uploads?
 
     /// - Parameter onListening: told the port once the server listens.
     public init(
@@ -81,7 +84,8 @@ public struct APIServer: Service {
         let v1 = router.group("v1")
             .add(middleware: KeyAuthentication(keys: APIKeys(database: database)))
             .add(middleware: RateLimiting(rate: rateLimit.rate, burst: rateLimit.burst))
-        SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules).add(to: v1)
+        if let uploads { StorageRoutes(uploads: uploads).add(to: router) }
+        SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules, uploads: uploads).add(to: v1)
         AthleteRoutes(database: database).add(to: v1)
         return router
     }

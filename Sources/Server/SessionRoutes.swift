@@ -6,10 +6,13 @@ import ReportPages
 import Rules
 import Store
 
-/// `/v1/sessions`: sessions from a `video_url`, their status, report and coach page.
+/// `/v1/sessions`: sessions from an uploaded video or track or a `video_url`,
+/// their status, report and coach page.
 struct SessionRoutes {
     let store: AnalysisStore
     let rules: RuleBook
+    /// Where uploads go; nil: the server takes `video_url`s only.
+    let uploads: Uploads?
 
     /// `POST /v1/sessions` with `{"exercise", "video_url", "athlete"?}`.
     struct NewSession: Decodable {
@@ -44,10 +47,32 @@ struct SessionRoutes {
     }
 
     private func create(_ request: Request, _ context: APIRequestContext) async throws -> Response {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        let session: NewSession, kind: JobKind
+        if contentType.hasPrefix("application/json") {
+            session = try await Self.fromURL(request, context)
+            kind = .analyzeVideo
+        } else if contentType.hasPrefix("video/") || contentType.hasPrefix("application/x-ndjson") {
+            let expected: Uploads.Expected = contentType.hasPrefix("video/") ? .video : .track
+            guard let uploads else {
+                throw APIProblem("uploads-disabled", .serviceUnavailable, "This server takes no uploads",
+                                 detail: "send {\"exercise\", \"video_url\"} as application/json instead")
+            }
+            let query = request.uri.queryParameters
+            guard let exercise = query.get("exercise") else { throw APIProblem.invalid("name the exercise: ?exercise=…") }
+            try checkExercise(exercise)
+            let digest = try await uploads.receive(request.body, as: expected)
+            session = NewSession(exercise: exercise, videoURL: digest.sourceURI, athlete: query.get("athlete"))
+            kind = expected == .video ? .analyzeVideo : .scoreTrack
+        } else {
             throw APIProblem("unsupported-media-type", .unsupportedMediaType, "This content type is not accepted here",
-                             detail: "send {\"exercise\", \"video_url\"} as application/json")
+                             detail: "send a video (video/*), a landmark track (application/x-ndjson) or {\"exercise\", \"video_url\"} (application/json)")
         }
+        return try await enqueue(session, kind: kind, request, context)
+    }
+
+    /// `{"exercise", "video_url", "athlete"?}`, checked.
+    private static func fromURL(_ request: Request, _ context: APIRequestContext) async throws -> NewSession {
         let bytes: ByteBuffer
         do { bytes = try await request.body.collect(upTo: context.maxUploadSize) } catch {
             throw APIProblem.tooLarge(context.maxUploadSize)
@@ -55,25 +80,33 @@ struct SessionRoutes {
         guard let body = try? JSONDecoder().decode(NewSession.self, from: Data(buffer: bytes)) else {
             throw APIProblem.invalid("the body must be {\"exercise\": …, \"video_url\": …, \"athlete\"?: …} as JSON")
         }
-        guard rules.rules[body.exercise] != nil else {
-            throw APIProblem("unknown-exercise", .unprocessableContent, "No such exercise",
-                             detail: "\"\(body.exercise.prefix(60))\" is not one of \(rules.rules.keys.sorted().joined(separator: ", "))")
-        }
         guard let url = URL(string: body.videoURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             throw APIProblem("invalid-video-url", .unprocessableContent, "video_url must be an http(s) URL")
         }
-        if let athlete = body.athlete, athlete.isEmpty || athlete.count > Athletes.maxReferenceLength {
+        return body
+    }
+
+    private func checkExercise(_ exercise: String) throws {
+        guard rules.rules[exercise] != nil else {
+            throw APIProblem("unknown-exercise", .unprocessableContent, "No such exercise",
+                             detail: "\"\(exercise.prefix(60))\" is not one of \(rules.rules.keys.sorted().joined(separator: ", "))")
+        }
+    }
+
+    private func enqueue(_ session: NewSession, kind: JobKind, _ request: Request, _ context: APIRequestContext) async throws -> Response {
+        try checkExercise(session.exercise)
+        if let athlete = session.athlete, athlete.isEmpty || athlete.count > Athletes.maxReferenceLength {
             throw APIProblem.invalid("athlete must be 1 to \(Athletes.maxReferenceLength) characters")
         }
         let organizationID = try context.organizationID
         var athleteID: UUID?
-        if let athlete = body.athlete {
+        if let athlete = session.athlete {
             athleteID = try await Athletes.id(reference: athlete, organizationID: organizationID, on: store.queue.connection)
         }
         let idempotencyKey = request.headers[.idempotencyKey].map { "api:" + $0 } ?? "api-once:" + UUID().uuidString
         let (job, _) = try await store.queue.enqueue(AnalysisRequest(
-            organizationID: organizationID, athleteID: athleteID, exercise: body.exercise, kind: .analyzeVideo,
-            sourceURI: body.videoURL, idempotencyKey: idempotencyKey, origin: .client))
+            organizationID: organizationID, athleteID: athleteID, exercise: session.exercise, kind: kind,
+            sourceURI: session.videoURL, idempotencyKey: idempotencyKey, origin: .client))
         guard let view = try await store.sessionView(sessionID: job.sessionID, .organization(organizationID)) else {
             throw APIProblem.internalError
         }

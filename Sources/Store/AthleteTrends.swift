@@ -25,7 +25,10 @@ public struct TrendPoint: Sendable, Equatable, Codable {
 
     /// The point a stored report makes.
     init(sessionID: UUID, date: Date, report: SessionReport) {
-        func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
+        /// The mean to a tenth (of a degree, a millisecond): no more than the metrics say.
+        func mean(_ values: [Double]) -> Double? {
+            values.isEmpty ? nil : (values.reduce(0, +) / Double(values.count) * 10).rounded() / 10
+        }
         self.sessionID = sessionID
         self.date = date
         exercise = report.exercise
@@ -34,6 +37,19 @@ public struct TrendPoint: Sendable, Equatable, Codable {
         rangeOfMotion = mean(report.reps.compactMap { $0.metrics["range_of_motion"] })
         repDurationMilliseconds = mean(report.reps.map { Double($0.endMilliseconds - $0.startMilliseconds) })
         faultRate = report.reps.isEmpty ? nil : Double(report.reps.filter { !$0.faults.isEmpty }.count) / Double(report.reps.count)
+    }
+
+    /// The session's id as a lower-case UUID, as in the API's paths.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sessionID.uuidString.lowercased(), forKey: .sessionID)
+        try container.encode(date, forKey: .date)
+        try container.encode(exercise, forKey: .exercise)
+        try container.encode(repCount, forKey: .repCount)
+        try container.encodeIfPresent(holdMilliseconds, forKey: .holdMilliseconds)
+        try container.encodeIfPresent(rangeOfMotion, forKey: .rangeOfMotion)
+        try container.encodeIfPresent(repDurationMilliseconds, forKey: .repDurationMilliseconds)
+        try container.encodeIfPresent(faultRate, forKey: .faultRate)
     }
 }
 

@@ -143,12 +143,20 @@ public enum JobSource: Sendable, Equatable {
     case remote(url: String)
     /// A file on the worker's machine: a path, or a `file://` URL's path.
     case local(path: String)
+    /// An upload kept by the API (`spotter-storage:sha256:HEX`), which the
+    /// worker fetches from the API through a signed, expiring URL.
+    case stored(sha256: String)
+
+    /// The prefix of stored uploads' URIs.
+    public static let storedPrefix = "spotter-storage:sha256:"
 
     /// Schemes are told apart in any case (`HTTPS://` is a URL, never a path).
     public init(uri: String) {
-        let lowered = uri.prefix(8).lowercased()
+        let lowered = uri.prefix(Self.storedPrefix.count).lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             self = .remote(url: uri)
+        } else if lowered == Self.storedPrefix {
+            self = .stored(sha256: String(uri.dropFirst(Self.storedPrefix.count)))
         } else {
             self = .local(path: lowered.hasPrefix("file://") ? String(uri.dropFirst("file://".count)) : uri)
         }

@@ -4,6 +4,7 @@ import LandmarkTracks
 import Logging
 import Postgres
 import Rules
+import Storage
 import Store
 import Transfer
 
@@ -35,7 +36,8 @@ struct SessionJob: Sendable {
     }
 
     /// The source as a local file: a path as it is, an http(s) URL downloaded
-    /// within the configured limits and address policy.
+    /// within the configured limits and address policy, an upload fetched from
+    /// the API through a URL signed for a few minutes.
     private func fetchSource() async throws -> String {
         switch JobSource(uri: claimed.sourceURI) {
         case .local(let path):
@@ -50,6 +52,17 @@ struct SessionJob: Sendable {
             let result = try await HTTPTransfer(addressPolicy: configuration.addressPolicy)
                 .download(from: url, to: path, limits: configuration.downloadLimits)
             logger.info("fetched \(result.bytes) bytes from \(redactedSource(url))")
+            return path
+        case .stored(let sha256):
+            guard let access = configuration.uploads, let digest = ContentDigest(hex: sha256) else {
+                throw UploadsUnreachable()
+            }
+            let expires = Date().addingTimeInterval(Double(access.lifetime.components.seconds))
+            let path = directory + "/source"
+            // The operator's own API, wherever it is: not a client's URL.
+            let result = try await HTTPTransfer(addressPolicy: .allowingPrivateNetworks).download(
+                from: access.apiURL + access.signing.path(for: digest, expires: expires), to: path, limits: configuration.downloadLimits)
+            logger.info("fetched \(result.bytes) bytes of upload \(digest.hex.prefix(12))")
             return path
         }
     }
@@ -103,6 +116,15 @@ func redactedSource(_ uri: String) -> String {
         return uri.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
     }
     return redactedURL(url)
+}
+
+/// An upload's job on a worker that cannot fetch uploads.
+struct UploadsUnreachable: DescribedFailure, CustomStringConvertible {
+    var failureKind: FailureKind { .unavailable }
+    var safeMessage: String {
+        "this worker cannot fetch uploaded videos: set SPOTTER_API_URL (the API's address) and SPOTTER_STORAGE_KEY (the API's)"
+    }
+    var description: String { safeMessage }
 }
 
 /// A job's local source that is not there (or cannot be read).

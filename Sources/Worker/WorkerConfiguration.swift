@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import Store
 import Transfer
 
@@ -38,6 +39,23 @@ public struct WorkerConfiguration: Sendable {
     public var maxTrackBytes = 256 << 20
     /// Which addresses video URLs may point at; public ones only unless a developer allows more.
     public var addressPolicy: AddressPolicy
+    /// How this worker fetches the uploads the API keeps; nil: their jobs fail, saying what to set.
+    public var uploads: UploadAccess?
+
+    /// The API that keeps uploads, and the key its fetch URLs are signed with.
+    public struct UploadAccess: Sendable {
+        /// The API's base URL as this worker reaches it (`SPOTTER_API_URL`): the
+        /// operator's own server, so it may be on a private or loopback address.
+        public var apiURL: String
+        public var signing: StorageSigning
+        /// How long a fetch URL is good for.
+        public var lifetime: Duration = .seconds(600)
+
+        public init(apiURL: String, signing: StorageSigning) {
+            self.apiURL = apiURL.hasSuffix("/") ? String(apiURL.dropLast()) : apiURL
+            self.signing = signing
+        }
+    }
 
     public init(
         databaseURL: String, rulesDirectory: String, executable: String,

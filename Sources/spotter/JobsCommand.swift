@@ -123,7 +123,10 @@ extension Spotter.JobsCommand {
         }
 
         private func resolvedSource() throws -> String {
-            if case .remote = JobSource(uri: source) { return source }
+            switch JobSource(uri: source) {
+            case .remote, .stored: return source
+            case .local: break
+            }
             let path = URL(fileURLWithPath: source).standardizedFileURL.path
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw commandFailure(.badInput, "\(source): no such readable file")

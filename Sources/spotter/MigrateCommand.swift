@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Postgres
 import Store
 
 extension Spotter {
@@ -20,13 +21,24 @@ extension Spotter {
         var migrationsDir: String?
 
         func run() async throws {
-            guard let directory = migrationsDir
+            let directory = try Self.directory(migrationsDir)
+            let connection = try await database.connect()
+            try await Self.apply(directory, on: connection)
+        }
+
+        /// `explicit`, else `$SPOTTER_MIGRATIONS_DIR`, else this installation's `Migrations`.
+        static func directory(_ explicit: String?) throws -> String {
+            guard let directory = explicit
                 ?? InstallationDirectory.find(
                     "Migrations", marker: "0001_initial_schema.sql", environmentVariable: "SPOTTER_MIGRATIONS_DIR")
             else {
                 throw commandFailure(.unavailable, "no migrations directory found; set SPOTTER_MIGRATIONS_DIR or pass --migrations-dir")
             }
-            let connection = try await database.connect()
+            return directory
+        }
+
+        /// Applies the pending migrations of `directory`, saying each on standard error.
+        static func apply(_ directory: String, on connection: PostgresConnection) async throws {
             do {
                 let outcome = try await Migrator(files: MigrationFile.all(in: directory)).migrate(connection)
                 for file in outcome.applied {

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Postgres
+import Storage
 import Transfer
 import Webhooks
 import Worker
@@ -69,6 +70,7 @@ extension Spotter {
             configuration.analysisMemoryLimit = analysisMemoryLimit << 20
             configuration.shutdownGrace = .seconds(shutdownGrace)
             if allowPrivateSources { configuration.addressPolicy = .allowingPrivateNetworks }
+            configuration.uploads = try Self.uploadAccess()
             var services: [any Service] = [AnalysisWorker(configuration: configuration, logger: logger)]
             if let dispatcher = try await webhookDispatcher(logger: logger) { services.append(dispatcher) }
             let group = ServiceGroup(configuration: ServiceGroupConfiguration(
@@ -89,7 +91,27 @@ extension Spotter {
             let url = try database.url()
             var settings = WebhookDispatcher.Configuration()
             settings.publicURL = ProcessInfo.processInfo.environment["SPOTTER_PUBLIC_URL"]
-            return WebhookDispatchService(databaseURL: url, sealing: sealing, settings: settings, lease: .seconds(webhookLease), logger: logger)
+            let policy: AddressPolicy = Spotter.WebhooksCommand.allowsPrivateTargets ? Spotter.WebhooksCommand.targetPolicy : .publicOnly
+            return WebhookDispatchService(
+                databaseURL: url, sealing: sealing, settings: settings, lease: .seconds(webhookLease), policy: policy, logger: logger)
+        }
+
+        /// How uploads kept by the API are fetched: `SPOTTER_API_URL` and
+        /// `SPOTTER_STORAGE_KEY`, both or neither.
+        static func uploadAccess(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> WorkerConfiguration.UploadAccess? {
+            let signing: StorageSigning?
+            do { signing = try StorageSigning.fromEnvironment(environment) } catch { throw commandFailure(.usage, error.description) }
+            let url = environment["SPOTTER_API_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            switch (url, signing) {
+            case (nil, nil): return nil
+            case (let url?, let signing?):
+                guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+                    throw commandFailure(.usage, "SPOTTER_API_URL must be the API's http(s) URL, not \(url)")
+                }
+                return WorkerConfiguration.UploadAccess(apiURL: url, signing: signing)
+            default:
+                throw commandFailure(.usage, "set both SPOTTER_API_URL and SPOTTER_STORAGE_KEY (to fetch uploaded videos from the API), or neither")
+            }
         }
 
         /// This executable, for the analysis child processes.
@@ -107,13 +129,13 @@ struct WebhookDispatchService: Service {
     let sealing: SecretSealing
     let settings: WebhookDispatcher.Configuration
     let lease: Duration
+    /// Where deliveries may connect.
+    let policy: AddressPolicy
     let logger: Logger
 
     func run() async throws {
         let work = try await PostgresConnection.connect(to: databaseURL)
         let listener = try await PostgresConnection.connect(to: databaseURL)
-        let policy: AddressPolicy = Spotter.WebhooksCommand.allowsPrivateTargets
-            ? Spotter.WebhooksCommand.targetPolicy : .publicOnly
         var queue = DeliveryQueue(database: work)
         queue.lease = lease
         let dispatcher = WebhookDispatcher(

@@ -27,7 +27,7 @@ struct APIServerTests {
 
     /// Runs the server for `body`, on a free port; `call` makes requests to it.
     static func withServer(
-        rateLimit: (rate: Double, burst: Double) = (100, 200), logger: Logger = Logger(label: "test-api"),
+        rateLimit: (rate: Double, burst: Double) = (100, 200), logger: Logger = Logger(label: "test-api"), uploads: Uploads? = nil,
         _ body: (_ connection: PostgresConnection, _ call: @escaping (String, String, String?, Data?, [String: String]) async throws -> Answer) async throws -> Void
     ) async throws {
         let connection = try await migratedDatabase()
@@ -36,6 +36,7 @@ struct APIServerTests {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var server = APIServer(host: "127.0.0.1", port: 0, database: pool, rules: rules, logger: logger) { continuation.yield($0) }
         server.rateLimit = rateLimit
+        server.uploads = uploads
         let running = Task { try await server.run() }
         defer { running.cancel() }
         var iterator = ports.makeAsyncIterator()
@@ -191,7 +192,7 @@ struct APIServerTests {
             let trends = try await call("GET", "/v1/athletes/ana/trends", key, nil, [:])
             #expect(trends.status == 200 && trends.json["athlete"] as? String == "ana", "\(trends.text)")
             let sessions = try #require(trends.json["sessions"] as? [[String: Any]])
-            #expect(sessions.map { $0["session_id"] as? String } == [first, second].map { $0.uuidString })
+            #expect(sessions.map { $0["session_id"] as? String } == [first, second].map { $0.uuidString.lowercased() })
             #expect(sessions.map { $0["rep_count"] as? Int } == [3, 5])
             #expect(sessions.allSatisfy { ($0["range_of_motion"] as? Double ?? 0) > 30 && $0["fault_rate"] is Double && $0["date"] is String })
             let pushups = try await call("GET", "/v1/athletes/ana/trends?exercise=pushup", key, nil, [:])

@@ -97,4 +97,65 @@ struct ServeCommandTests {
         let (pageStatus, page) = try await call("/v1/sessions/\(id)/report.html")
         #expect(pageStatus == 200 && String(decoding: page, as: UTF8.self).contains("<svg"))
     }
+
+    @Test("serve --dev runs the whole backend: its own PostgreSQL, a key, an upload analysed by its worker, and a clean stop")
+    func development() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-dev-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = directory + ".log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let process = Process()
+        process.executableURL = SpotterProcess.executable
+        process.arguments = ["serve", "--dev", "--dev-dir", directory, "--port", "0"]
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "SPOTTER_DATABASE_URL" }
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var printed = ""
+        for _ in 0..<240 where !printed.contains("SPOTTER_API_KEY=") {
+            try await Task.sleep(for: .milliseconds(250))
+            printed = try String(contentsOfFile: log, encoding: .utf8)
+        }
+        let address = try #require(printed.firstMatch(of: /SPOTTER_URL=(http:\/\/127\.0\.0\.1:\d+)/)?.output.1, "\(printed)")
+        let key = try #require(printed.firstMatch(of: /SPOTTER_API_KEY=(spk_\S+)/)?.output.1)
+
+        let session = URLSession(configuration: .ephemeral)
+        func call(_ path: String, upload: Data? = nil) async throws -> (Int, [String: Any]) {
+            var request = URLRequest(url: URL(string: address + path)!)
+            request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+            if let upload {
+                request.httpMethod = "POST"
+                request.setValue("video/mp4", forHTTPHeaderField: "Content-Type")
+                request.httpBody = upload
+            }
+            let (data, response) = try await session.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+        }
+        let video = try Data(contentsOf: URL(fileURLWithPath: TestAssets.photo("mannequin-squat.mp4")))
+        let (status, made) = try await call("/v1/sessions?exercise=squat&athlete=ana", upload: video)
+        #expect(status == 202, "\(made)")
+        let id = try #require(made["id"] as? String)
+        var view: [String: Any] = [:]
+        for _ in 0..<240 {
+            view = try await call("/v1/sessions/\(id)").1
+            if ["succeeded", "failed"].contains(view["status"] as? String ?? "") { break }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        #expect(view["status"] as? String == "succeeded" && view["rep_count"] as? Int == 5, "\(view)")
+        #expect(try await call("/v1/athletes/ana/trends?exercise=squat").0 == 200)
+
+        process.terminate()
+        process.waitUntilExit()
+        let said = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(said)")
+        let postgres = Process()
+        postgres.executableURL = SpotterProcess.repository.appendingPathComponent("ops/postgres")
+        postgres.arguments = ["status", "--dir", directory + "/postgres"]
+        postgres.standardOutput = FileHandle.nullDevice
+        try postgres.run()
+        postgres.waitUntilExit()
+        #expect(postgres.terminationStatus == 3, "the private PostgreSQL is stopped with the backend")
+    }
 }

@@ -1,0 +1,126 @@
+import Crypto
+import Foundation
+import LandmarkTracks
+import Server
+import Storage
+import Store
+import SyntheticMotion
+import Testing
+import TestSupport
+
+/// Uploads through the real server: streamed into a content-addressed
+/// directory, recognised by their first bytes, limited while they arrive, and
+/// fetched back only through a signed, unexpired URL.
+@Suite("Uploading videos and tracks", .timeLimit(.minutes(5)))
+struct UploadTests {
+    /// A fresh storage directory, a random signing key, and small limits.
+    static func uploads() throws -> Uploads {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-uploads-\(UUID())").path
+        var uploads = Uploads(store: try ContentStore(directory: directory), signing: StorageSigning(key: Data((0..<32).map { _ in UInt8.random(in: 0...255) })))
+        uploads.maxVideoBytes = 1 << 20
+        uploads.maxTrackBytes = 8 << 20
+        return uploads
+    }
+
+    /// Every file under the store's `sha256/`.
+    static func stored(_ uploads: Uploads) -> [String] {
+        (FileManager.default.enumerator(atPath: uploads.store.directory)?.allObjects as? [String] ?? [])
+            .filter { !$0.hasSuffix("sha256") && $0.split(separator: "/").count == 3 }
+    }
+
+    static func video(_ headers: [String: String] = [:]) -> [String: String] {
+        ["Content-Type": "video/mp4"].merging(headers) { $1 }
+    }
+
+    @Test("a video is stored under its SHA-256, its session queued, and a worker's signed URL gives its bytes back", .postgresDatabase)
+    func video() async throws {
+        let uploads = try Self.uploads()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: TestAssets.photo("mannequin-squat.mp4")))
+        try await APIServerTests.withServer(uploads: uploads) { connection, call in
+            let (key, _) = try await APIServerTests.key(connection, organization: "Uploaders")
+            let made = try await call("POST", "/v1/sessions?exercise=squat&athlete=ana", key, bytes, Self.video(["Idempotency-Key": "clip-1"]))
+            #expect(made.status == 202 && made.json["status"] as? String == "queued", "\(made.text)")
+            let again = try await call("POST", "/v1/sessions?exercise=squat&athlete=ana", key, bytes, Self.video(["Idempotency-Key": "clip-1"]))
+            #expect(again.json["id"] as? String == made.json["id"] as? String)
+
+            let digest = try #require(ContentDigest(hex: SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()))
+            #expect(Self.stored(uploads) == ["sha256/\(digest.hex.prefix(2))/\(digest.hex)"], "one file, whatever the retries")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(uploads.store.path(of: digest)))) == bytes)
+            let claimed = try #require(try await JobQueue(connection: connection).claim(worker: "test"))
+            #expect(claimed.sourceURI == digest.sourceURI && claimed.job.kind == .analyzeVideo)
+
+            let good = uploads.signing.path(for: digest, expires: Date().addingTimeInterval(60))
+            let fetched = try await call("GET", good, nil, nil, [:])
+            #expect(fetched.status == 200 && fetched.body == bytes, "no API key needed: the signature is the permission")
+            let expired = uploads.signing.path(for: digest, expires: Date().addingTimeInterval(-1))
+            let otherKey = StorageSigning(key: Data(repeating: 7, count: 32)).path(for: digest, expires: Date().addingTimeInterval(60))
+            let unknown = uploads.signing.path(for: ContentDigest(hex: String(repeating: "a", count: 64))!, expires: Date().addingTimeInterval(60))
+            for path in [expired, otherKey, unknown, "/v1/storage/\(digest.hex)", good.replacingOccurrences(of: "expires=", with: "expires=1")] {
+                let refused = try await call("GET", path, nil, nil, [:])
+                #expect(refused.status == 404 && refused.json["type"] as? String == "urn:spotter:problem:not-found", "\(path)")
+            }
+        }
+    }
+
+    @Test("what is not a video, an upload over the limit and an empty body are refused, and nothing is kept", .postgresDatabase)
+    func refused() async throws {
+        let uploads = try Self.uploads()
+        try await APIServerTests.withServer(uploads: uploads) { connection, call in
+            let (key, _) = try await APIServerTests.key(connection, organization: "Uploaders")
+            let pdf = Data("%PDF-1.7\n%âãÏÓ\n1 0 obj\n<< /Type /Catalog >>\nendobj\n".utf8) + Data(repeating: 0x20, count: 100_000)
+            let notVideo = try await call("POST", "/v1/sessions?exercise=squat", key, pdf, Self.video())
+            #expect(notVideo.status == 415 && notVideo.json["type"] as? String == "urn:spotter:problem:unsupported-media-type", "\(notVideo.text)")
+            // An MP4's first bytes, then more than the 1 MiB limit.
+            let big = try Data(contentsOf: URL(fileURLWithPath: TestAssets.photo("mannequin-squat.mp4"))).prefix(64) + Data(count: 2 << 20)
+            let tooBig = try await call("POST", "/v1/sessions?exercise=squat", key, big, Self.video())
+            #expect(tooBig.status == 413 && tooBig.json["type"] as? String == "urn:spotter:problem:too-large", "\(tooBig.text)")
+            let empty = try await call("POST", "/v1/sessions?exercise=squat", key, Data(), Self.video())
+            #expect(empty.status == 400, "\(empty.text)")
+            let noExercise = try await call("POST", "/v1/sessions", key, Data("RIFF".utf8), Self.video())
+            #expect(noExercise.status == 400)
+            let unknownExercise = try await call("POST", "/v1/sessions?exercise=burpee", key, Data("RIFF".utf8), Self.video())
+            #expect(unknownExercise.status == 422 && unknownExercise.json["type"] as? String == "urn:spotter:problem:unknown-exercise")
+            let wrongType = try await call("POST", "/v1/sessions?exercise=squat", key, Data("x".utf8), ["Content-Type": "application/pdf"])
+            #expect(wrongType.status == 415)
+            #expect(Self.stored(uploads).isEmpty)
+            let files = try FileManager.default.contentsOfDirectory(atPath: uploads.store.directory)
+            #expect(files == ["sha256"], "no partial upload left behind: \(files)")
+            #expect(try await JobQueue(connection: connection).claim(worker: "test") == nil, "no job made")
+        }
+    }
+
+    @Test("a landmark track is queued to be scored without models; a bad one is refused with its line", .postgresDatabase)
+    func track() async throws {
+        let uploads = try Self.uploads()
+        var conditions = SetConditions()
+        conditions.reps = 3
+        let lines = String(decoding: try LandmarkTrackWriter.jsonLines(of: SyntheticSessions.make("squat", conditions, seed: 3).track), as: UTF8.self)
+        try await APIServerTests.withServer(uploads: uploads) { connection, call in
+            let (key, _) = try await APIServerTests.key(connection, organization: "Uploaders")
+            let ndjson = ["Content-Type": "application/x-ndjson"]
+            let made = try await call("POST", "/v1/sessions?exercise=squat", key, Data(lines.utf8), ndjson)
+            #expect(made.status == 202, "\(made.text)")
+            let claimed = try #require(try await JobQueue(connection: connection).claim(worker: "test"))
+            #expect(claimed.job.kind == .scoreTrack && claimed.sourceURI.hasPrefix("spotter-storage:sha256:"))
+
+            var broken = lines.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            broken[3] = #"{"t_ms": "soon", "poses": []}"#
+            let bad = try await call("POST", "/v1/sessions?exercise=squat", key, Data(broken.joined(separator: "\n").utf8), ndjson)
+            #expect(bad.status == 422 && bad.json["type"] as? String == "urn:spotter:problem:invalid-track", "\(bad.text)")
+            #expect((bad.json["detail"] as? String ?? "").hasPrefix("line 4: "), "\(bad.text)")
+            #expect(!bad.text.contains(uploads.store.directory), "no server path in the answer")
+            let notTrack = try await call("POST", "/v1/sessions?exercise=squat", key, Data("%PDF-1.7".utf8), ndjson)
+            #expect(notTrack.status == 415)
+            #expect(Self.stored(uploads).count == 1, "only the good track is kept")
+        }
+    }
+
+    @Test("a server without storage refuses uploads and still takes video_url sessions", .postgresDatabase)
+    func withoutStorage() async throws {
+        try await APIServerTests.withServer { connection, call in
+            let (key, _) = try await APIServerTests.key(connection, organization: "Uploaders")
+            let answer = try await call("POST", "/v1/sessions?exercise=squat", key, Data("RIFF".utf8), Self.video())
+            #expect(answer.status == 503 && answer.json["type"] as? String == "urn:spotter:problem:uploads-disabled", "\(answer.text)")
+        }
+    }
+}
