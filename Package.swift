@@ -138,10 +138,14 @@ let package = Package(
             ],
             resources: [.copy("openapi.json")]),
 
+        // The glue that hands the notify stage's endpoints to the API (`/v1/webhooks`), so that
+        // the server itself links no libcurl.
+        .target(name: "APIWebhooks", dependencies: ["Server", "Webhooks", "Store", "Postgres", "Transfer"]),
+
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Analysis", "Worker", "Webhooks", "Server", "Storage", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
+                "Analysis", "Worker", "Webhooks", "Server", "APIWebhooks", "Storage", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
                 "AtomicFiles", "BlockingWork", "CSpawnShims",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -169,8 +173,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "Store", "Storage", "Postgres", "Rules", "LandmarkTracks", "SyntheticMotion", "TestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Server", "APIWebhooks", "Webhooks", "Transfer", "Store", "Storage", "Postgres", "Rules", "LandmarkTracks",
+                "SyntheticMotion", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "AnalysisTests", dependencies: ["Analysis", "Contracts", "Media", "Landmarkers", "LandmarkTracks", "Rules", "TestSupport"],

@@ -22,6 +22,8 @@ public struct APIServer: Service {
     public var rateLimit: (rate: Double, burst: Double) = (100, 200)
     /// Where uploaded videos and tracks go; nil: sessions come from `video_url`s only.
     public var uploads: Uploads?
+    /// The webhook endpoints (from the notify stage); nil: `/v1/webhooks` answers 503.
+    public var webhooks: (any WebhookRegistry)?
 
     /// - Parameter onListening: told the port once the server listens.
     public init(
@@ -87,6 +89,7 @@ public struct APIServer: Service {
         if let uploads { StorageRoutes(uploads: uploads).add(to: router) }
         SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules, uploads: uploads).add(to: v1)
         AthleteRoutes(database: database).add(to: v1)
+        WebhookRoutes(registry: webhooks).add(to: v1)
         return router
     }
 }

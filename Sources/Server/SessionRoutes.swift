@@ -73,13 +73,7 @@ struct SessionRoutes {
 
     /// `{"exercise", "video_url", "athlete"?}`, checked.
     private static func fromURL(_ request: Request, _ context: APIRequestContext) async throws -> NewSession {
-        let bytes: ByteBuffer
-        do { bytes = try await request.body.collect(upTo: context.maxUploadSize) } catch {
-            throw APIProblem.tooLarge(context.maxUploadSize)
-        }
-        guard let body = try? JSONDecoder().decode(NewSession.self, from: Data(buffer: bytes)) else {
-            throw APIProblem.invalid("the body must be {\"exercise\": …, \"video_url\": …, \"athlete\"?: …} as JSON")
-        }
+        let body = try await APIJSON.decode(NewSession.self, request, context, shape: #"{"exercise": …, "video_url": …, "athlete"?: …}"#)
         guard let url = URL(string: body.videoURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             throw APIProblem("invalid-video-url", .unprocessableContent, "video_url must be an http(s) URL")
         }

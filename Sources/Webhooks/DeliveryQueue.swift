@@ -262,6 +262,13 @@ public struct DeliveryStatus: Sendable, Encodable {
     public var lastResponse: String?
     public var lastAttemptAt: Date?
     public var createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, state, attempts
+        case endpointID = "endpoint_id", webhookID = "webhook_id", eventType = "event_type", nextAttemptAt = "next_attempt_at"
+        case lastError = "last_error", lastStatus = "last_status", lastLatencyMilliseconds = "last_latency_milliseconds"
+        case lastResponse = "last_response", lastAttemptAt = "last_attempt_at", createdAt = "created_at"
+    }
 }
 
 /// One attempt at a delivery, as its endpoint's owner sees it.

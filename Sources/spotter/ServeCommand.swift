@@ -1,4 +1,5 @@
 import ArgumentParser
+import APIWebhooks
 import Foundation
 import Logging
 import Postgres
@@ -7,6 +8,7 @@ import Server
 import ServiceLifecycle
 import Storage
 import Transfer
+import Webhooks
 import Worker
 
 extension Spotter {
@@ -76,8 +78,15 @@ extension Spotter {
             }
             let pool = PostgresConnectionPool(url: try database.url(), size: connections)
             let host = self.host
-            let server = try apiServer(pool, book, uploads: try configuredUploads(), logger) { port in
+            var server = try apiServer(pool, book, uploads: try configuredUploads(), logger) { port in
                 FileHandle.standardError.write(Data("listening on http://\(host):\(port)\n".utf8))
+            }
+            do {
+                let sealing = try SecretSealing.fromEnvironment()
+                server.webhooks = WebhookRegistration(
+                    database: pool, sealing: sealing, allowingHTTP: WebhooksCommand.allowsPrivateTargets, policy: WebhooksCommand.targetPolicy)
+            } catch {
+                logger.warning("/v1/webhooks answers 503: \(error.message)")
             }
             try await Self.run([server], logger)
             await pool.close()
@@ -143,11 +152,13 @@ extension Spotter {
             let uploads = try backend.uploads
             let (ports, listening) = AsyncStream.makeStream(of: Int.self)
             let host = self.host
-            let server = try apiServer(pool, book, uploads: uploads, logger) { port in
+            let sealing = try backend.webhookSealing
+            var server = try apiServer(pool, book, uploads: uploads, logger) { port in
                 FileHandle.standardError.write(Data("SPOTTER_URL=http://\(host):\(port)\nSPOTTER_API_KEY=\(apiKey)\n".utf8))
                 listening.yield(port)
                 listening.finish()
             }
+            server.webhooks = WebhookRegistration(database: pool, sealing: sealing, allowingHTTP: true, policy: .allowingLoopback)
             var settings = WorkerConfiguration(
                 databaseURL: databaseURL, rulesDirectory: try rules.directory(), executable: Worker.executablePath())
             settings.addressPolicy = .allowingLoopback
@@ -158,7 +169,7 @@ extension Spotter {
                 return AnalysisWorker(configuration: configuration, logger: logger)
             }
             let dispatcher = WebhookDispatchService(
-                databaseURL: databaseURL, sealing: try backend.webhookSealing, settings: .init(), lease: .seconds(60),
+                databaseURL: databaseURL, sealing: sealing, settings: .init(), lease: .seconds(60),
                 policy: .allowingLoopback, logger: logger)
             do { try await Self.run([server, worker, dispatcher], logger) } catch {
                 await pool.close()

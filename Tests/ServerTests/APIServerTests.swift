@@ -28,6 +28,7 @@ struct APIServerTests {
     /// Runs the server for `body`, on a free port; `call` makes requests to it.
     static func withServer(
         rateLimit: (rate: Double, burst: Double) = (100, 200), logger: Logger = Logger(label: "test-api"), uploads: Uploads? = nil,
+        webhooks: (any PostgresClient) -> (any WebhookRegistry)? = { _ in nil },
         _ body: (_ connection: PostgresConnection, _ call: @escaping (String, String, String?, Data?, [String: String]) async throws -> Answer) async throws -> Void
     ) async throws {
         let connection = try await migratedDatabase()
@@ -37,6 +38,7 @@ struct APIServerTests {
         var server = APIServer(host: "127.0.0.1", port: 0, database: pool, rules: rules, logger: logger) { continuation.yield($0) }
         server.rateLimit = rateLimit
         server.uploads = uploads
+        server.webhooks = webhooks(pool)
         let running = Task { try await server.run() }
         defer { running.cancel() }
         var iterator = ports.makeAsyncIterator()

@@ -1,0 +1,22 @@
+import Foundation
+import Hummingbird
+
+/// JSON request bodies: `application/json`, at most the context's 64 KiB, of one shape.
+enum APIJSON {
+    /// The body as `T`; 415 for another content type, 413 past the limit, 400
+    /// (describing `shape`) for anything that does not decode.
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: APIRequestContext, shape: String) async throws -> T {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw APIProblem("unsupported-media-type", .unsupportedMediaType, "This content type is not accepted here",
+                             detail: "send \(shape) as application/json")
+        }
+        let bytes: ByteBuffer
+        do { bytes = try await request.body.collect(upTo: context.maxUploadSize) } catch {
+            throw APIProblem.tooLarge(context.maxUploadSize)
+        }
+        guard let value = try? JSONDecoder().decode(T.self, from: Data(buffer: bytes)) else {
+            throw APIProblem.invalid("the body must be \(shape) as JSON")
+        }
+        return value
+    }
+}
