@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Rules
 
 /// An answer that is not a success, as RFC 9457 problem details
 /// (`application/problem+json`): a stable `type`, a title, the status and a
@@ -55,14 +56,23 @@ extension Response {
 
 /// Every error an API route throws leaves as problem details: an `APIProblem`
 /// as it is, Hummingbird's own (an unknown route, a body too large) by its
-/// status, anything else as a 500 whose cause is logged, never shown.
+/// status, anything else as a 500 whose cause is logged, never shown. A
+/// documented path asked with a method it does not take is 405 with `Allow`.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: DocumentedRoutes
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let problem as APIProblem {
             return problem.response()
         } catch let error as HTTPError {
+            if error.status == .notFound, let methods = routes.methods(forPath: request.uri.path),
+               !methods.contains(request.method.rawValue) {
+                var response = APIProblem("method-not-allowed", .methodNotAllowed, "This method is not allowed here").response()
+                response.headers[.allow] = methods.joined(separator: ", ")
+                return response
+            }
             return switch error.status {
             case .notFound: APIProblem.notFound.response()
             case .contentTooLarge: APIProblem.tooLarge().response()
@@ -74,5 +84,14 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.error("request failed: \(String(reflecting: error))")
             return APIProblem.internalError.response()
         }
+    }
+}
+
+extension RuleBook {
+    /// Throws 422 `unknown-exercise`, listing the exercises, unless the rules have `exercise`.
+    func requireExercise(_ exercise: String) throws {
+        guard rules[exercise] == nil else { return }
+        throw APIProblem("unknown-exercise", .unprocessableContent, "No such exercise",
+                         detail: "\"\(exercise.prefix(60))\" is not one of \(rules.keys.sorted().joined(separator: ", "))")
     }
 }

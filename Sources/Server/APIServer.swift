@@ -58,7 +58,7 @@ public struct APIServer: Service {
         let router = Router(context: APIRequestContext.self)
         let metrics = ServerMetrics()
         router.add(middleware: AccessLog(logger: logger, metrics: metrics))
-        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: ProblemMiddleware(routes: DocumentedRoutes(document: Self.openAPIDocument)))
         let database = self.database
         router.get("healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("readyz") { _, context in
@@ -88,7 +88,7 @@ public struct APIServer: Service {
             .add(middleware: RateLimiting(rate: rateLimit.rate, burst: rateLimit.burst))
         if let uploads { StorageRoutes(uploads: uploads).add(to: router) }
         SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules, uploads: uploads).add(to: v1)
-        AthleteRoutes(database: database).add(to: v1)
+        AthleteRoutes(database: database, rules: rules).add(to: v1)
         WebhookRoutes(registry: webhooks).add(to: v1)
         return router
     }

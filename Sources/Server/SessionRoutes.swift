@@ -49,6 +49,10 @@ struct SessionRoutes {
     private func create(_ request: Request, _ context: APIRequestContext) async throws -> Response {
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
         let session: NewSession, kind: JobKind
+        // The query's parameters are for uploads; any given are checked whatever the body.
+        let query = request.uri.queryParameters
+        if let named = query.get("exercise") { try rules.requireExercise(String(named)) }
+        if let athlete = query.get("athlete") { try Self.checkAthlete(String(athlete)) }
         if contentType.hasPrefix("application/json") {
             session = try await Self.fromURL(request, context)
             kind = .analyzeVideo
@@ -58,9 +62,8 @@ struct SessionRoutes {
                 throw APIProblem("uploads-disabled", .serviceUnavailable, "This server takes no uploads",
                                  detail: "send {\"exercise\", \"video_url\"} as application/json instead")
             }
-            let query = request.uri.queryParameters
             guard let exercise = query.get("exercise") else { throw APIProblem.invalid("name the exercise: ?exercise=…") }
-            try checkExercise(exercise)
+            try rules.requireExercise(exercise)
             let digest = try await uploads.receive(request.body, as: expected)
             session = NewSession(exercise: exercise, videoURL: digest.sourceURI, athlete: query.get("athlete"))
             kind = expected == .video ? .analyzeVideo : .scoreTrack
@@ -73,31 +76,25 @@ struct SessionRoutes {
 
     /// `{"exercise", "video_url", "athlete"?}`, checked.
     private static func fromURL(_ request: Request, _ context: APIRequestContext) async throws -> NewSession {
-        let body = try await APIJSON.decode(NewSession.self, request, context, shape: #"{"exercise": …, "video_url": …, "athlete"?: …}"#)
+        let body = try await APIJSON.decode(
+            NewSession.self, request, context, fields: ["exercise", "video_url", "athlete"], shape: #"{"exercise": …, "video_url": …, "athlete"?: …}"#)
         guard let url = URL(string: body.videoURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             throw APIProblem("invalid-video-url", .unprocessableContent, "video_url must be an http(s) URL")
         }
         return body
     }
 
-    private func checkExercise(_ exercise: String) throws {
-        guard rules.rules[exercise] != nil else {
-            throw APIProblem("unknown-exercise", .unprocessableContent, "No such exercise",
-                             detail: "\"\(exercise.prefix(60))\" is not one of \(rules.rules.keys.sorted().joined(separator: ", "))")
-        }
-    }
-
     private func enqueue(_ session: NewSession, kind: JobKind, _ request: Request, _ context: APIRequestContext) async throws -> Response {
-        try checkExercise(session.exercise)
-        if let athlete = session.athlete, athlete.isEmpty || athlete.count > Athletes.maxReferenceLength {
-            throw APIProblem.invalid("athlete must be 1 to \(Athletes.maxReferenceLength) characters")
-        }
+        try rules.requireExercise(session.exercise)
+        if let athlete = session.athlete { try Self.checkAthlete(athlete) }
         let organizationID = try context.organizationID
         var athleteID: UUID?
         if let athlete = session.athlete {
             athleteID = try await Athletes.id(reference: athlete, organizationID: organizationID, on: store.queue.connection)
         }
-        let idempotencyKey = request.headers[.idempotencyKey].map { "api:" + $0 } ?? "api-once:" + UUID().uuidString
+        let given = request.headers[.idempotencyKey]
+        if let given, given.isEmpty || given.count > 200 { throw APIProblem.invalid("Idempotency-Key must be 1 to 200 characters") }
+        let idempotencyKey = given.map { "api:" + $0 } ?? "api-once:" + UUID().uuidString
         let (job, _) = try await store.queue.enqueue(AnalysisRequest(
             organizationID: organizationID, athleteID: athleteID, exercise: session.exercise, kind: kind,
             sourceURI: session.videoURL, idempotencyKey: idempotencyKey, origin: .client))
@@ -105,6 +102,11 @@ struct SessionRoutes {
             throw APIProblem.internalError
         }
         return try Response.json(view, status: .accepted)
+    }
+
+    private static func checkAthlete(_ athlete: String) throws {
+        guard athlete.isEmpty || athlete.count > Athletes.maxReferenceLength else { return }
+        throw APIProblem.invalid("athlete must be 1 to \(Athletes.maxReferenceLength) characters")
     }
 
     private static func sessionID(_ context: APIRequestContext) throws -> UUID {

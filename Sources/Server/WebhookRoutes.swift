@@ -31,7 +31,7 @@ struct WebhookRoutes {
     func add(to group: RouterGroup<APIRequestContext>) {
         group.post("webhooks") { request, context in
             let registry = try available()
-            let body = try await APIJSON.decode(NewEndpoint.self, request, context, shape: #"{"url": …, "events"?: [...]}"#)
+            let body = try await APIJSON.decode(NewEndpoint.self, request, context, fields: ["url", "events"], shape: #"{"url": …, "events"?: [...]}"#)
             do {
                 return try Response.json(
                     try await registry.add(url: body.url, events: body.events, organizationID: try context.organizationID), status: .created)

@@ -11,13 +11,13 @@ import Testing
 @Suite("spotter serve", .timeLimit(.minutes(5)))
 struct ServeCommandTests {
     /// `spotter ARGUMENTS` started on the test's database; its standard error is piped.
-    static func start(_ arguments: [String]) throws -> (Process, Pipe) {
+    static func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = SpotterProcess.executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SPOTTER_DATABASE_URL"] = PostgresDatabase.url
-        process.environment = environment
+        process.environment = environment.merging(extra) { $1 }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -25,9 +25,9 @@ struct ServeCommandTests {
         return (process, errors)
     }
 
-    /// `spotter serve --port 0` started, and the address it says it listens on.
-    static func startServer() throws -> (Process, String) {
-        let (process, errors) = try start(["serve", "--port", "0", "--connections", "2"])
+    /// `spotter serve --port 0` started (with `options`), and the address it says it listens on.
+    static func startServer(_ options: [String] = [], environment: [String: String] = [:]) throws -> (Process, String) {
+        let (process, errors) = try start(["serve", "--port", "0", "--connections", "2"] + options, environment: environment)
         var seen = ""
         while !seen.contains("listening on http://"), case let chunk = errors.fileHandleForReading.availableData, !chunk.isEmpty {
             seen += String(decoding: chunk, as: UTF8.self)
@@ -36,6 +36,9 @@ struct ServeCommandTests {
             process.terminate()
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "serve did not say where it listens: \(seen)"])
         }
+        // Go on reading its log (a line a request), so that a full pipe never stops the server.
+        let log = errors.fileHandleForReading
+        Thread.detachNewThread { while !log.availableData.isEmpty {} }
         return (process, String(address))
     }
 
