@@ -149,6 +149,20 @@ struct ServeCommandTests {
         #expect(view["status"] as? String == "succeeded" && view["rep_count"] as? Int == 5, "\(view)")
         #expect(try await call("/v1/athletes/ana/trends?exercise=squat").0 == 200)
 
+        // A video cut off after its first 20 KB: taken (it starts like an MP4), then failed with the decoder's reason.
+        let (cutStatus, cut) = try await call("/v1/sessions?exercise=squat", upload: video.prefix(20_000))
+        #expect(cutStatus == 202, "\(cut)")
+        let cutID = try #require(cut["id"] as? String)
+        var failed: [String: Any] = [:]
+        for _ in 0..<240 {
+            failed = try await call("/v1/sessions/\(cutID)").1
+            if ["succeeded", "failed"].contains(failed["status"] as? String ?? "") { break }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        let reason = failed["error"] as? String ?? ""
+        #expect(failed["status"] as? String == "failed" && reason.contains("not a video libav can read"), "\(failed)")
+        #expect(!reason.contains(directory), "no server path in the reason: \(reason)")
+
         process.terminate()
         process.waitUntilExit()
         let said = try String(contentsOfFile: log, encoding: .utf8)
