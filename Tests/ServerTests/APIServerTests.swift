@@ -205,6 +205,20 @@ struct APIServerTests {
             #expect(theirs.status == 404 && theirs.body == unknown.body)
             let ownAna = try #require(try await call("GET", "/v1/athletes/ana/trends", otherKey, nil, [:]).json["sessions"] as? [[String: Any]])
             #expect(ownAna.map { $0["rep_count"] as? Int } == [6], "the other organization's own ana only")
+
+            let page = try await call("GET", "/v1/athletes/ana/report.html", key, nil, [:])
+            #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(page.text.hasPrefix("<!doctype html>") && page.text.contains("<h2>Back squat</h2>") && page.text.contains("2 analysed sessions"))
+            for title in ["Reps", "Range of motion (°)", "Tempo (time a rep) (s)", "Fault rate (%)"] {
+                #expect(page.text.contains(#"<text class="title" x="44" y="16">\#(title)</text>"#), "a plot of \(title)")
+            }
+            #expect(page.text.components(separatedBy: #"<circle class="point""#).count - 1 == 8, "two sessions on each of four plots")
+            for id in [first, second] {
+                #expect(page.text.contains(#"href="/v1/sessions/\#(id.uuidString.lowercased())/report.html""#))
+            }
+            #expect(!page.text.contains("http://") || page.text.contains("http://www.w3.org/2000/svg"), "nothing fetched from elsewhere")
+            let theirPage = try await call("GET", "/v1/athletes/ben/report.html", otherKey, nil, [:])
+            #expect(theirPage.status == 404 && theirPage.body == unknown.body)
         }
     }
 
