@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Store
+import Synchronization
 
 /// A request's context: Hummingbird's core, and the API key that made the request once authenticated.
 public struct APIRequestContext: RequestContext {
@@ -31,18 +32,44 @@ public struct APIRequestContext: RequestContext {
 
 /// Takes `Authorization: Bearer <key>` and puts the key in the context; no key,
 /// or a key unknown, altered or revoked, is a 401 that says no more.
-struct KeyAuthentication: RouterMiddleware {
+///
+/// A key the database accepted is trusted for `trustedFor` (5 s) without asking
+/// again, so a busy client costs one lookup (and one `last_used_at` write) per
+/// key every few seconds, not one per request; a revoked key stops working
+/// within that time. Refusals are never remembered.
+final class KeyAuthentication: RouterMiddleware, Sendable {
+    typealias Context = APIRequestContext
+
     let keys: APIKeys
+    let trustedFor: Duration
+    private let clock = ContinuousClock()
+    /// Accepted keys by the text presented, and until when they are trusted; cleared when it grows past `capacity`.
+    private let accepted = Mutex<[String: (key: APIKey, until: ContinuousClock.Instant)]>([:])
+    private static let capacity = 10_000
+
+    init(keys: APIKeys, trustedFor: Duration = .seconds(5)) {
+        self.keys = keys
+        self.trustedFor = trustedFor
+    }
 
     func handle(
         _ request: Request, context: APIRequestContext, next: (Request, APIRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-              let key = try await keys.authenticate(String(header.dropFirst("Bearer ".count)))
-        else { throw APIProblem.unauthorized }
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { throw APIProblem.unauthorized }
+        let presented = String(header.dropFirst("Bearer ".count))
+        let now = clock.now
+        var key = accepted.withLock { $0[presented].flatMap { $0.until > now ? $0.key : nil } }
+        if key == nil {
+            guard let found = try await keys.authenticate(presented) else { throw APIProblem.unauthorized }
+            accepted.withLock { accepted in
+                if accepted.count >= Self.capacity { accepted.removeAll() }
+                accepted[presented] = (found, now + trustedFor)
+            }
+            key = found
+        }
         var context = context
         context.key = key
-        context.logger[metadataKey: "key"] = .string(key.prefix)
+        context.logger[metadataKey: "key"] = .string(key!.prefix)
         return try await next(request, context)
     }
 }

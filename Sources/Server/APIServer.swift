@@ -22,6 +22,9 @@ public struct APIServer: Service {
     public var rateLimit: (rate: Double, burst: Double) = (100, 200)
     /// Where uploaded videos and tracks go; nil: sessions come from `video_url`s only.
     public var uploads: Uploads?
+    /// How long a key the database accepted is trusted without asking again (a
+    /// revoked key stops working within it).
+    public var keyTrust: Duration = .seconds(5)
     /// The webhook endpoints (from the notify stage); nil: `/v1/webhooks` answers 503.
     public var webhooks: (any WebhookRegistry)?
 
@@ -84,7 +87,7 @@ public struct APIServer: Service {
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: Self.openAPIDocument)))
         }
         let v1 = router.group("v1")
-            .add(middleware: KeyAuthentication(keys: APIKeys(database: database)))
+            .add(middleware: KeyAuthentication(keys: APIKeys(database: database), trustedFor: keyTrust))
             .add(middleware: RateLimiting(rate: rateLimit.rate, burst: rateLimit.burst))
         if let uploads { StorageRoutes(uploads: uploads).add(to: router) }
         SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules, uploads: uploads).add(to: v1)

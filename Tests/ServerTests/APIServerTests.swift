@@ -28,7 +28,7 @@ struct APIServerTests {
     /// Runs the server for `body`, on a free port; `call` makes requests to it.
     static func withServer(
         rateLimit: (rate: Double, burst: Double) = (100, 200), logger: Logger = Logger(label: "test-api"), uploads: Uploads? = nil,
-        webhooks: (any PostgresClient) -> (any WebhookRegistry)? = { _ in nil },
+        webhooks: (any PostgresClient) -> (any WebhookRegistry)? = { _ in nil }, keyTrust: Duration = .seconds(5),
         _ body: (_ connection: PostgresConnection, _ call: @escaping (String, String, String?, Data?, [String: String]) async throws -> Answer) async throws -> Void
     ) async throws {
         let connection = try await migratedDatabase()
@@ -39,6 +39,7 @@ struct APIServerTests {
         server.rateLimit = rateLimit
         server.uploads = uploads
         server.webhooks = webhooks(pool)
+        server.keyTrust = keyTrust
         let running = Task { try await server.run() }
         defer { running.cancel() }
         var iterator = ports.makeAsyncIterator()
@@ -178,6 +179,19 @@ struct APIServerTests {
             let lines = capture.lines.withLock { $0 }.filter { $0.hasPrefix("request ") }
             #expect(lines.count >= 4 && lines.contains { $0.contains("status=429") && $0.contains("route=/v1/sessions/{id}") }, "\(lines)")
             #expect(!lines.contains { $0.contains(key.dropFirst(17)) || $0.contains(otherKey.dropFirst(17)) || $0.contains("Bearer") })
+        }
+    }
+
+    @Test("an accepted key is trusted for a moment: a revoked key stops working once that has passed", .postgresDatabase)
+    func revokedKey() async throws {
+        try await Self.withServer(keyTrust: .milliseconds(300)) { connection, call in
+            let (key, organization) = try await Self.key(connection, organization: "Gym")
+            let path = "/v1/athletes/nobody/trends"
+            #expect(try await call("GET", path, key, nil, [:]).status == 404, "the key works")
+            let id = try #require(try await APIKeys(database: connection).list(scope: .organization(organization.id)).first?.id)
+            #expect(try await APIKeys(database: connection).revoke(id, scope: .organization(organization.id)))
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(try await call("GET", path, key, nil, [:]).status == 401, "revoked, and no longer trusted")
         }
     }
 

@@ -6,7 +6,10 @@ let package = Package(
     name: "SpotterBenchmarks",
     platforms: [.macOS(.v15)],
     // `Spotter` links to the repository root, so the package is named Spotter wherever the clone is.
-    dependencies: [.package(path: "Spotter"), .package(url: "https://github.com/apple/swift-log", from: "1.6.0")],
+    dependencies: [
+        .package(path: "Spotter"), .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+    ],
     targets: [
         .executableTarget(
             name: "LandmarkerBenchmark",
@@ -30,6 +33,9 @@ let package = Package(
                 .product(name: "Postgres", package: "Spotter"), .product(name: "Transfer", package: "Spotter"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .executableTarget(
+            name: "BareHTTPBenchmark",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
     ],
     swiftLanguageModes: [.v6]
 )
