@@ -22,6 +22,9 @@ public struct APIServer: Service {
     public var rateLimit: (rate: Double, burst: Double) = (100, 200)
     /// Where uploaded videos and tracks go; nil: sessions come from `video_url`s only.
     public var uploads: Uploads?
+    /// How long a connection may send nothing (a request, or the next bytes
+    /// of an upload) before it is closed: a client that stalls holds nothing for long.
+    public var idleTimeout: Duration = .seconds(30)
     /// How long a key the database accepted is trusted without asking again (a
     /// revoked key stops working within it).
     public var keyTrust: Duration = .seconds(5)
@@ -44,7 +47,8 @@ public struct APIServer: Service {
     public func run() async throws {
         let onListening = self.onListening
         let application = Application(
-            router: router(), configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "spotter"),
+            router: router(), server: .http1(configuration: .init(idleTimeout: .seconds(Int64(idleTimeout.components.seconds)))),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "spotter"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) }, logger: logger)
         try await application.run()
     }

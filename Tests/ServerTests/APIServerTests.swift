@@ -29,6 +29,7 @@ struct APIServerTests {
     static func withServer(
         rateLimit: (rate: Double, burst: Double) = (100, 200), logger: Logger = Logger(label: "test-api"), uploads: Uploads? = nil,
         webhooks: (any PostgresClient) -> (any WebhookRegistry)? = { _ in nil }, keyTrust: Duration = .seconds(5),
+        idleTimeout: Duration = .seconds(30), listening: Listening? = nil,
         _ body: (_ connection: PostgresConnection, _ call: @escaping (String, String, String?, Data?, [String: String]) async throws -> Answer) async throws -> Void
     ) async throws {
         let connection = try await migratedDatabase()
@@ -40,10 +41,12 @@ struct APIServerTests {
         server.uploads = uploads
         server.webhooks = webhooks(pool)
         server.keyTrust = keyTrust
+        server.idleTimeout = idleTimeout
         let running = Task { try await server.run() }
         defer { running.cancel() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
+        listening?.port = port
         let session = URLSession(configuration: .ephemeral)
         try await body(connection) { method, path, key, content, headers in
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
@@ -57,6 +60,11 @@ struct APIServerTests {
             return Answer(status: http.statusCode, headers: fields, body: data)
         }
         await pool.close()
+    }
+
+    /// Where a test server listens, for tests that speak HTTP by hand.
+    final class Listening: @unchecked Sendable {
+        var port = 0
     }
 
     static func key(_ connection: PostgresConnection, organization: String) async throws -> (String, Organization) {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Glibc
 import LandmarkTracks
 import Server
 import Storage
@@ -122,5 +123,53 @@ struct UploadTests {
             let answer = try await call("POST", "/v1/sessions?exercise=squat", key, Data("RIFF".utf8), Self.video())
             #expect(answer.status == 503 && answer.json["type"] as? String == "urn:spotter:problem:uploads-disabled", "\(answer.text)")
         }
+    }
+
+    @Test("an upload that stalls is cut off after the idle time, and nothing of it is kept", .postgresDatabase)
+    func stalled() async throws {
+        let uploads = try Self.uploads()
+        let listening = APIServerTests.Listening()
+        try await APIServerTests.withServer(uploads: uploads, idleTimeout: .seconds(1), listening: listening) { connection, _ in
+            let (key, _) = try await APIServerTests.key(connection, organization: "Uploaders")
+            let lead = try Data(contentsOf: URL(fileURLWithPath: TestAssets.photo("mannequin-squat.mp4"))).prefix(4096)
+            let head = "POST /v1/sessions?exercise=squat HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\n"
+                + "Content-Type: video/mp4\r\nContent-Length: 1000000\r\n\r\n"
+            let started = ContinuousClock.now
+            // 4 KiB of a promised megabyte, then silence: the server must close the connection.
+            let port = listening.port, request = Data(head.utf8) + lead
+            let answer = try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(with: Result { try RawHTTP.exchange(port: port, request, waitingUpTo: 20) }) }
+            }
+            #expect(ContinuousClock.now - started < .seconds(10), "closed after about a second: \(answer)")
+            try await Task.sleep(for: .milliseconds(300))
+            let left = try FileManager.default.contentsOfDirectory(atPath: uploads.store.directory)
+            #expect(Self.stored(uploads).isEmpty && left == ["sha256"], "\(left)")
+            #expect(try await JobQueue(connection: connection).claim(worker: "test") == nil, "no job made")
+        }
+    }
+}
+
+/// HTTP by hand, for what URLSession will not do (stop sending mid-body).
+enum RawHTTP {
+    /// Sends `bytes` to 127.0.0.1:`port` and reads until the server closes the
+    /// connection (or `seconds` pass); what it answered.
+    static func exchange(port: Int, _ bytes: Data, waitingUpTo seconds: Int) throws -> String {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.EIO) }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        var answer = Data(), buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 { answer += buffer[..<count] }
+        return String(decoding: answer, as: UTF8.self)
     }
 }
