@@ -7,7 +7,7 @@ public struct SessionView: Codable, Sendable, Equatable {
         case queued, running, succeeded, failed
     }
 
-    public var id: UUID
+    @LowercasedID public var id: UUID
     public var status: Status
     public var exercise: String
     /// Why it failed (or that it was cancelled), in words safe to show; only when `failed`.
@@ -29,16 +29,5 @@ public struct SessionView: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, status, exercise, error
         case repCount = "rep_count", reportURL = "report_url"
-    }
-
-    /// Ids as lower-case UUIDs, as in `report_url` and the paths clients build.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
-        try container.encode(status, forKey: .status)
-        try container.encode(exercise, forKey: .exercise)
-        try container.encodeIfPresent(error, forKey: .error)
-        try container.encodeIfPresent(repCount, forKey: .repCount)
-        try container.encodeIfPresent(reportURL, forKey: .reportURL)
     }
 }

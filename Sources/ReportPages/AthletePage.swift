@@ -44,27 +44,15 @@ public struct AthletePage {
     public var html: String {
         let exercises = sessions.map(\.exercise).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let body = exercises.isEmpty ? #"<p class="none">No analysed sessions yet.</p>"# : exercises.map(section).joined(separator: "\n")
-        return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escaped(athlete)) · progress</title>
-            <style>\(ReportPage.style)\(Self.style)</style>
-            </head>
-            <body>
-            <main>
-            <header>
-            <h1>\(escaped(athlete))</h1>
-            <p class="source">\(sessions.count) analysed session\(sessions.count == 1 ? "" : "s")\(span)</p>
-            </header>
-            \(body)
-            </main>
-            </body>
-            </html>
-
-            """
+        return htmlDocument(
+            title: "\(athlete) · progress", style: ReportPage.style + Self.style,
+            body: """
+                <header>
+                <h1>\(escaped(athlete))</h1>
+                <p class="source">\(sessions.count) analysed session\(sessions.count == 1 ? "" : "s")\(span)</p>
+                </header>
+                \(body)
+                """)
     }
 
     private var span: String {

@@ -31,3 +31,25 @@ func number(_ value: Double, decimals: Int = 1) -> String {
     }
     return text == "-0" ? "0" : text
 }
+
+/// A whole page: the document head (UTF-8, phone-width viewport, `title`, the
+/// inline `style`, any `head` extras) around `body`, nothing fetched.
+func htmlDocument(title: String, style: String, head: String = "", body: String) -> String {
+    """
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">\(head)
+    <title>\(escaped(title))</title>
+    <style>\(style)</style>
+    </head>
+    <body>
+    <main>
+    \(body)
+    </main>
+    </body>
+    </html>
+
+    """
+}

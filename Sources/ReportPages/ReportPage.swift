@@ -19,35 +19,23 @@ public struct ReportPage {
 
     public var html: String {
         let source = report.source.path.isEmpty ? "session" : (report.source.path as NSString).lastPathComponent
-        return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="generator" content="spotter \(escaped(report.format))">
-            <title>\(escaped(exerciseTitle)) · \(escaped(source))</title>
-            <style>\(Self.style)</style>
-            </head>
-            <body>
-            <main>
-            <header>
-            <h1>\(escaped(exerciseTitle))</h1>
-            <p class="source">\(escaped(report.source.path)) · rules \(escaped(report.rulesVersion)) · \(report.view.map { $0.rawValue + " view" } ?? "camera view unknown") · count confidence \(report.countConfidence.rawValue)</p>
-            </header>
-            \(summary)
-            \(warnings)
-            <section>
-            <h2>\(escaped(signalTitle)) over time</h2>
-            \(SignalPlot(signal: analysis.keySignal, report: report, heldSpans: analysis.heldSpans).svg)
-            </section>
-            \(repTable)
-            \(faultTable)
-            </main>
-            </body>
-            </html>
-
-            """
+        return htmlDocument(
+            title: "\(exerciseTitle) · \(source)", style: Self.style,
+            head: "\n<meta name=\"generator\" content=\"spotter \(escaped(report.format))\">",
+            body: """
+                <header>
+                <h1>\(escaped(exerciseTitle))</h1>
+                <p class="source">\(escaped(report.source.path)) · rules \(escaped(report.rulesVersion)) · \(report.view.map { $0.rawValue + " view" } ?? "camera view unknown") · count confidence \(report.countConfidence.rawValue)</p>
+                </header>
+                \(summary)
+                \(warnings)
+                <section>
+                <h2>\(escaped(signalTitle)) over time</h2>
+                \(SignalPlot(signal: analysis.keySignal, report: report, heldSpans: analysis.heldSpans).svg)
+                </section>
+                \(repTable)
+                \(faultTable)
+                """)
     }
 
     private var signalTitle: String {

@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import Postgres
 import Rules
@@ -6,7 +7,7 @@ import Rules
 /// reps (or how long held), the reps' mean range of motion and duration, and the
 /// share of reps with a fault.
 public struct TrendPoint: Sendable, Equatable, Codable {
-    public var sessionID: UUID
+    @LowercasedID public var sessionID: UUID
     public var date: Date
     public var exercise: String
     public var repCount: Int
@@ -37,19 +38,6 @@ public struct TrendPoint: Sendable, Equatable, Codable {
         rangeOfMotion = mean(report.reps.compactMap { $0.metrics["range_of_motion"] })
         repDurationMilliseconds = mean(report.reps.map { Double($0.endMilliseconds - $0.startMilliseconds) })
         faultRate = report.reps.isEmpty ? nil : Double(report.reps.filter { !$0.faults.isEmpty }.count) / Double(report.reps.count)
-    }
-
-    /// The session's id as a lower-case UUID, as in the API's paths.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sessionID.uuidString.lowercased(), forKey: .sessionID)
-        try container.encode(date, forKey: .date)
-        try container.encode(exercise, forKey: .exercise)
-        try container.encode(repCount, forKey: .repCount)
-        try container.encodeIfPresent(holdMilliseconds, forKey: .holdMilliseconds)
-        try container.encodeIfPresent(rangeOfMotion, forKey: .rangeOfMotion)
-        try container.encodeIfPresent(repDurationMilliseconds, forKey: .repDurationMilliseconds)
-        try container.encodeIfPresent(faultRate, forKey: .faultRate)
     }
 }
 

@@ -139,26 +139,24 @@ struct ServeCommandTests {
         let video = try Data(contentsOf: URL(fileURLWithPath: TestAssets.photo("mannequin-squat.mp4")))
         let (status, made) = try await call("/v1/sessions?exercise=squat&athlete=ana", upload: video)
         #expect(status == 202, "\(made)")
-        let id = try #require(made["id"] as? String)
-        var view: [String: Any] = [:]
-        for _ in 0..<240 {
-            view = try await call("/v1/sessions/\(id)").1
-            if ["succeeded", "failed"].contains(view["status"] as? String ?? "") { break }
-            try await Task.sleep(for: .milliseconds(500))
+        /// The session once it has succeeded or failed (or as it is after two minutes).
+        func finished(_ id: String) async throws -> [String: Any] {
+            var view: [String: Any] = [:]
+            for _ in 0..<240 {
+                view = try await call("/v1/sessions/\(id)").1
+                if ["succeeded", "failed"].contains(view["status"] as? String ?? "") { break }
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            return view
         }
+        let view = try await finished(try #require(made["id"] as? String))
         #expect(view["status"] as? String == "succeeded" && view["rep_count"] as? Int == 5, "\(view)")
         #expect(try await call("/v1/athletes/ana/trends?exercise=squat").0 == 200)
 
         // A video cut off after its first 20 KB: taken (it starts like an MP4), then failed with the decoder's reason.
         let (cutStatus, cut) = try await call("/v1/sessions?exercise=squat", upload: video.prefix(20_000))
         #expect(cutStatus == 202, "\(cut)")
-        let cutID = try #require(cut["id"] as? String)
-        var failed: [String: Any] = [:]
-        for _ in 0..<240 {
-            failed = try await call("/v1/sessions/\(cutID)").1
-            if ["succeeded", "failed"].contains(failed["status"] as? String ?? "") { break }
-            try await Task.sleep(for: .milliseconds(500))
-        }
+        let failed = try await finished(try #require(cut["id"] as? String))
         let reason = failed["error"] as? String ?? ""
         #expect(failed["status"] as? String == "failed" && reason.contains("not a video libav can read"), "\(failed)")
         #expect(!reason.contains(directory), "no server path in the reason: \(reason)")
