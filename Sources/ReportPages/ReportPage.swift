@@ -79,7 +79,9 @@ public struct ReportPage {
                          seconds(rep.endMilliseconds, decimals: 2)].map { "<td>\($0)</td>" }
             cells += metricNames.map { name in
                 guard let value = rep.metrics[name] else { return "<td></td>" }
-                return "<td>\(name.hasSuffix("_ms") ? seconds(Int(value), decimals: 2) : number(value, decimals: 2))</td>"
+                let text = name.hasSuffix("_ms") ? seconds(Int(value), decimals: 2)
+                    : number(value, decimals: 2) + (analysis.angleMetrics.contains(name) ? "°" : "")
+                return "<td>\(text)</td>"
             }
             let faults = rep.faults.map { #"<span class="code">\#(escaped($0))</span>"# }.joined(separator: " ")
             cells.append(#"<td class="faults">\#(faults.isEmpty ? "—" : faults)</td>"#)

@@ -6,6 +6,10 @@ public struct Analysis: Sendable {
     public var keySignal: KeySignal
     /// For holds: the spans held, in milliseconds.
     public var heldSpans: [ClosedRange<Int>]
+    /// The metrics measured in degrees (the reps' `metrics` keys whose signal
+    /// is an angle, their asymmetries, and `range_of_motion` on an angle);
+    /// `_ms` metrics are milliseconds, the others in the rule's body scale.
+    public var angleMetrics: Set<String> = []
 }
 
 /// The signal reps are counted on (or the hold judged by), frame by frame.
@@ -104,7 +108,18 @@ public struct Scorer: Sendable {
             keySignal: KeySignal(
                 name: key.definition.name, isAngle: key.definition.isAngle, times: times, values: key.values,
                 thresholds: thresholds),
-            heldSpans: session.heldSpans)
+            heldSpans: session.heldSpans,
+            angleMetrics: angleMetrics(keyIsAngle: key.definition.isAngle))
+    }
+
+    /// The metric names whose values are degrees.
+    private func angleMetrics(keyIsAngle: Bool) -> Set<String> {
+        var names: Set<String> = keyIsAngle ? ["range_of_motion"] : []
+        for metric in rule.metrics where rule.signals.first(where: { $0.name == metric.signal })?.isAngle == true {
+            names.insert(metric.name)
+            names.insert(metric.name + "_asymmetry")
+        }
+        return names
     }
 
     /// Every signal's series; `working` signals read the side the rep signal works on.

@@ -31,6 +31,13 @@ struct ReportPageTests {
         for code in Set(report.faults.map(\.code)) { #expect(html.contains(#"<text class="lane-label""#) && html.contains(">\(code)</text>")) }
         for fault in report.faults { #expect(html.contains(fault.message)) }
         #expect(html.contains("rest 142°") && html.contains("active 140°"), "the rep thresholds are drawn")
+        // Units on the rep table's numbers: degrees for angles, seconds for times.
+        let first = try #require(report.reps.first)
+        let elbow = try #require(first.metrics["min_elbow_angle"]), duration = try #require(first.metrics["duration_ms"])
+        #expect(analysis.angleMetrics.isSuperset(of: ["min_elbow_angle", "range_of_motion"]) && !analysis.angleMetrics.contains("duration_ms"))
+        #expect(html.contains(String(format: "<td>%.2f s</td>", duration / 1000)), "durations in seconds")
+        let angle = String(format: "%.2f", elbow).replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression)
+        #expect(html.contains("<td>\(angle)°</td>"), "angles in degrees: \(angle)")
     }
 
     @Test("text from the report is escaped: a hostile file name or message cannot inject markup")
