@@ -138,14 +138,15 @@ let package = Package(
             ],
             resources: [.copy("openapi.json")]),
 
-        // The glue that hands the notify stage's endpoints to the API (`/v1/webhooks`), so that
-        // the server itself links no libcurl.
-        .target(name: "APIWebhooks", dependencies: ["Server", "Webhooks", "Store", "Postgres", "Transfer"]),
+        // What the API takes from the stages it must not link: the notify stage's endpoints
+        // (`/v1/webhooks`) and the transfer stage's URL checks (`video_url`), so that the server
+        // itself links no libcurl.
+        .target(name: "APIAdapters", dependencies: ["Server", "Webhooks", "Store", "Postgres", "Transfer"]),
 
         .executableTarget(
             name: "spotter",
             dependencies: [
-                "Analysis", "Worker", "Webhooks", "Server", "APIWebhooks", "Storage", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
+                "Analysis", "Worker", "Webhooks", "Server", "APIAdapters", "Storage", "Contracts", "Media", "Landmarkers", "Rules", "ReportPages", "Postgres", "Store", "Transfer",
                 "AtomicFiles", "BlockingWork", "CSpawnShims",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -173,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "APIWebhooks", "Webhooks", "Transfer", "Store", "Storage", "Postgres", "Rules", "LandmarkTracks",
+                "Server", "APIAdapters", "Webhooks", "Transfer", "Store", "Storage", "Postgres", "Rules", "LandmarkTracks",
                 "SyntheticMotion", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(

@@ -28,6 +28,9 @@ public struct APIServer: Service {
     /// How long a key the database accepted is trusted without asking again (a
     /// revoked key stops working within it).
     public var keyTrust: Duration = .seconds(5)
+    /// How `video_url`s are checked when a session is made (the transfer stage's
+    /// rules); nil: by their scheme only, the worker checking each connection.
+    public var videoURLs: (any VideoURLPolicy)?
     /// The webhook endpoints (from the notify stage); nil: `/v1/webhooks` answers 503.
     public var webhooks: (any WebhookRegistry)?
 
@@ -94,7 +97,7 @@ public struct APIServer: Service {
             .add(middleware: KeyAuthentication(keys: APIKeys(database: database), trustedFor: keyTrust))
             .add(middleware: RateLimiting(rate: rateLimit.rate, burst: rateLimit.burst))
         if let uploads { StorageRoutes(uploads: uploads).add(to: router) }
-        SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules, uploads: uploads).add(to: v1)
+        SessionRoutes(store: AnalysisStore(queue: JobQueue(connection: database)), rules: rules, uploads: uploads, videoURLs: videoURLs).add(to: v1)
         AthleteRoutes(database: database, rules: rules).add(to: v1)
         WebhookRoutes(registry: webhooks).add(to: v1)
         return router

@@ -13,6 +13,8 @@ struct SessionRoutes {
     let rules: RuleBook
     /// Where uploads go; nil: the server takes `video_url`s only.
     let uploads: Uploads?
+    /// How a `video_url` is checked beyond its scheme; nil: the worker alone checks it, when it connects.
+    let videoURLs: (any VideoURLPolicy)?
 
     /// `POST /v1/sessions` with `{"exercise", "video_url", "athlete"?}`.
     struct NewSession: Decodable {
@@ -55,6 +57,9 @@ struct SessionRoutes {
         if let athlete = query.get("athlete") { try Self.checkAthlete(String(athlete)) }
         if contentType.hasPrefix("application/json") {
             session = try await Self.fromURL(request, context)
+            do { try videoURLs?.check(session.videoURL) } catch let failure as any DescribedFailure {
+                throw APIProblem("invalid-video-url", .unprocessableContent, "This video_url cannot be fetched", detail: failure.safeMessage)
+            }
             kind = .analyzeVideo
         } else if contentType.hasPrefix("video/") || contentType.hasPrefix("application/x-ndjson") {
             let expected: Uploads.Expected = contentType.hasPrefix("video/") ? .video : .track

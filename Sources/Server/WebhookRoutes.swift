@@ -19,6 +19,13 @@ public protocol WebhookRegistry: Sendable {
     func deliveries(of id: UUID, organizationID: UUID, limit: Int) async throws -> (any Encodable & Sendable)?
 }
 
+/// How the API checks a client's `video_url` before making its session (the
+/// transfer stage's rules, handed in by the process that runs the server). A
+/// URL that cannot be used throws a failure whose message is safe to show.
+public protocol VideoURLPolicy: Sendable {
+    func check(_ url: String) throws
+}
+
 /// `/v1/webhooks`: the caller's organization's endpoints.
 struct WebhookRoutes {
     let registry: WebhookRegistry?

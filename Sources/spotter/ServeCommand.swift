@@ -1,5 +1,5 @@
 import ArgumentParser
-import APIWebhooks
+import APIAdapters
 import Foundation
 import Logging
 import Postgres
@@ -48,6 +48,9 @@ extension Spotter {
         @Option(help: ArgumentHelp("The largest video upload, in mebibytes.", valueName: "MiB"))
         var maxUpload = 1024
 
+        @Flag(help: "Let video URLs point at loopback and private addresses (development only; as the worker's flag).")
+        var allowPrivateSources = false
+
         @Flag(help: "Run the whole backend in this process, for development (see above).")
         var dev = false
 
@@ -81,6 +84,7 @@ extension Spotter {
             var server = try apiServer(pool, book, uploads: try configuredUploads(), logger) { port in
                 FileHandle.standardError.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
+            server.videoURLs = VideoURLChecks(policy: allowPrivateSources ? .allowingPrivateNetworks : .publicOnly)
             do {
                 let sealing = try SecretSealing.fromEnvironment()
                 server.webhooks = WebhookRegistration(
@@ -159,6 +163,7 @@ extension Spotter {
                 listening.finish()
             }
             server.webhooks = WebhookRegistration(database: pool, sealing: sealing, allowingHTTP: true, policy: .allowingLoopback)
+            server.videoURLs = VideoURLChecks(policy: .allowingLoopback)
             var settings = WorkerConfiguration(
                 databaseURL: databaseURL, rulesDirectory: try rules.directory(), executable: Worker.executablePath())
             settings.addressPolicy = .allowingLoopback

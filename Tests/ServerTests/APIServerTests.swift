@@ -1,3 +1,4 @@
+import APIAdapters
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -29,7 +30,7 @@ struct APIServerTests {
     static func withServer(
         rateLimit: (rate: Double, burst: Double) = (100, 200), logger: Logger = Logger(label: "test-api"), uploads: Uploads? = nil,
         webhooks: (any PostgresClient) -> (any WebhookRegistry)? = { _ in nil }, keyTrust: Duration = .seconds(5),
-        idleTimeout: Duration = .seconds(30), listening: Listening? = nil,
+        idleTimeout: Duration = .seconds(30), listening: Listening? = nil, videoURLs: (any VideoURLPolicy)? = nil,
         _ body: (_ connection: PostgresConnection, _ call: @escaping (String, String, String?, Data?, [String: String]) async throws -> Answer) async throws -> Void
     ) async throws {
         let connection = try await migratedDatabase()
@@ -42,6 +43,7 @@ struct APIServerTests {
         server.webhooks = webhooks(pool)
         server.keyTrust = keyTrust
         server.idleTimeout = idleTimeout
+        server.videoURLs = videoURLs
         let running = Task { try await server.run() }
         defer { running.cancel() }
         var iterator = ports.makeAsyncIterator()
@@ -187,6 +189,23 @@ struct APIServerTests {
             let lines = capture.lines.withLock { $0 }.filter { $0.hasPrefix("request ") }
             #expect(lines.count >= 4 && lines.contains { $0.contains("status=429") && $0.contains("route=/v1/sessions/{id}") }, "\(lines)")
             #expect(!lines.contains { $0.contains(key.dropFirst(17)) || $0.contains(otherKey.dropFirst(17)) || $0.contains("Bearer") })
+        }
+    }
+
+    @Test("a video_url naming an internal address in any spelling, or with credentials, is refused when the session is made", .postgresDatabase)
+    func videoURLPolicy() async throws {
+        try await Self.withServer(videoURLs: VideoURLChecks(policy: .publicOnly)) { connection, call in
+            let (key, _) = try await Self.key(connection, organization: "Gym")
+            for url in [
+                "http://127.1/a.mp4", "http://0x7f000001/a.mp4", "http://2130706433/a.mp4", "http://[::ffff:127.0.0.1]/a.mp4",
+                "http://169.254.169.254/latest/meta-data", "http://10.0.0.8/a.mp4", "https://user:secret@videos.example.com/a.mp4",
+            ] {
+                let answer = try await call("POST", "/v1/sessions", key, try JSONSerialization.data(withJSONObject: ["exercise": "squat", "video_url": url]), Self.json)
+                #expect(answer.status == 422 && answer.json["type"] as? String == "urn:spotter:problem:invalid-video-url", "\(url): \(answer.text)")
+                #expect(!answer.text.contains("secret"), "the URL's credentials are not repeated")
+            }
+            let fine = try await call("POST", "/v1/sessions", key, Data(#"{"exercise": "squat", "video_url": "https://videos.example.com/a.mp4"}"#.utf8), Self.json)
+            #expect(fine.status == 202, "\(fine.text)")
         }
     }
 

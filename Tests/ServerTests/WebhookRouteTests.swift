@@ -1,4 +1,4 @@
-import APIWebhooks
+import APIAdapters
 import Foundation
 import Postgres
 import Server

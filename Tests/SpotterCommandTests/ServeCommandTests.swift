@@ -67,7 +67,7 @@ struct ServeCommandTests {
         let videos = try LoopbackHTTPServer()
         defer { videos.stop() }
         videos.respond(to: "/squat.mp4", with: .ok(Array(try Data(contentsOf: URL(fileURLWithPath: TestAssets.photo("mannequin-squat.mp4"))))))
-        let (server, address) = try Self.startServer()
+        let (server, address) = try Self.startServer(["--allow-private-sources"])
         defer { if server.isRunning { server.terminate() } }
         let (worker, _) = try Self.start(["worker", "--allow-private-sources"])
         defer { if worker.isRunning { worker.terminate() } }
