@@ -39,9 +39,10 @@ public struct WebhookRegistration: WebhookRegistry {
         }
     }
 
-    public func add(url: String, events: [String]?, organizationID: UUID) async throws -> any Encodable & Sendable {
+    public func add(url: String, events: [String]?, idempotencyKey: String?, organizationID: UUID) async throws -> any Encodable & Sendable {
         let target = try TargetURL(url, allowingHTTP: allowingHTTP, policy: policy)
-        let (endpoint, secret) = try await endpoints.add(target, eventTypes: events ?? [], organizationID: organizationID)
+        let (endpoint, secret) = try await endpoints.add(
+            target, eventTypes: events ?? [], organizationID: organizationID, idempotencyKey: idempotencyKey)
         return Created(endpoint: endpoint, secret: secret.encoded)
     }
 

@@ -27,4 +27,11 @@ enum APIJSON {
         }
         return value
     }
+
+    /// The request's `Idempotency-Key`, when it has one of 1 to 200 characters; 400 for another.
+    static func idempotencyKey(_ request: Request) throws -> String? {
+        guard let given = request.headers[.idempotencyKey] else { return nil }
+        guard !given.isEmpty, given.count <= 200 else { throw APIProblem.invalid("Idempotency-Key must be 1 to 200 characters") }
+        return given
+    }
 }

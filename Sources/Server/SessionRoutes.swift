@@ -97,9 +97,7 @@ struct SessionRoutes {
         if let athlete = session.athlete {
             athleteID = try await Athletes.id(reference: athlete, organizationID: organizationID, on: store.queue.connection)
         }
-        let given = request.headers[.idempotencyKey]
-        if let given, given.isEmpty || given.count > 200 { throw APIProblem.invalid("Idempotency-Key must be 1 to 200 characters") }
-        let idempotencyKey = given.map { "api:" + $0 } ?? "api-once:" + UUID().uuidString
+        let idempotencyKey = try APIJSON.idempotencyKey(request).map { "api:" + $0 } ?? "api-once:" + UUID().uuidString
         let (job, _) = try await store.queue.enqueue(AnalysisRequest(
             organizationID: organizationID, athleteID: athleteID, exercise: session.exercise, kind: kind,
             sourceURI: session.videoURL, idempotencyKey: idempotencyKey, origin: .client))

@@ -8,9 +8,11 @@ import Contracts
 /// as they are (the notify stage's types own their JSON).
 public protocol WebhookRegistry: Sendable {
     /// Registers `url` for the organization's events (all when `events` is nil):
-    /// the endpoint with its new secret, shown this once. A URL or event type
-    /// that cannot be used throws a failure of kind `usage`, its message safe to show.
-    func add(url: String, events: [String]?, organizationID: UUID) async throws -> any Encodable & Sendable
+    /// the endpoint with its new secret, shown this once — or, for an
+    /// `idempotencyKey` used before, the endpoint it made with its current
+    /// secret. A URL or event type that cannot be used throws a failure of
+    /// kind `usage`, its message safe to show.
+    func add(url: String, events: [String]?, idempotencyKey: String?, organizationID: UUID) async throws -> any Encodable & Sendable
     /// The organization's endpoints, oldest first.
     func list(organizationID: UUID) async throws -> any Encodable & Sendable
     /// Stops deliveries to the organization's endpoint `id`; false when it has none such.
@@ -39,9 +41,12 @@ struct WebhookRoutes {
         group.post("webhooks") { request, context in
             let registry = try available()
             let body = try await APIJSON.decode(NewEndpoint.self, request, context, fields: ["url", "events"], shape: #"{"url": …, "events"?: [...]}"#)
+            let idempotencyKey = try APIJSON.idempotencyKey(request)
             do {
                 return try Response.json(
-                    try await registry.add(url: body.url, events: body.events, organizationID: try context.organizationID), status: .created)
+                    try await registry.add(
+                        url: body.url, events: body.events, idempotencyKey: idempotencyKey, organizationID: try context.organizationID),
+                    status: .created)
             } catch let failure as any DescribedFailure where failure.failureKind == .usage || failure.failureKind == .badInput {
                 throw APIProblem("invalid-webhook", .unprocessableContent, "This webhook cannot be registered", detail: failure.safeMessage)
             }

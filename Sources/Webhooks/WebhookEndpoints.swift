@@ -18,18 +18,30 @@ public struct WebhookEndpoints: Sendable {
         self.sealing = sealing
     }
 
-    /// Registers `target` for `organizationID`: the endpoint and its new secret (shown once).
-    public func add(_ target: TargetURL, eventTypes: [String], organizationID: UUID) async throws -> (WebhookEndpoint, WebhookSecret) {
+    /// Registers `target` for `organizationID`: the endpoint and its new secret
+    /// (shown once). With an `idempotencyKey` the organization used before, the
+    /// endpoint that key made and its current secret instead, whatever the
+    /// other arguments (a retry of the same request).
+    public func add(
+        _ target: TargetURL, eventTypes: [String], organizationID: UUID, idempotencyKey: String? = nil
+    ) async throws -> (WebhookEndpoint, WebhookSecret) {
         let types = try WebhookEndpoint.eventTypes(eventTypes)
         let id = UUID(), secret = WebhookSecret.generate()
         let sealed = try sealing.seal(secret, for: id)
         let rows = try await database.query(
             """
-            INSERT INTO webhook_endpoints (id, organization_id, url, event_types, secret_sealed)
-            VALUES ($1, $2, $3, string_to_array($4, ','), $5)
+            INSERT INTO webhook_endpoints (id, organization_id, url, event_types, secret_sealed, idempotency_key)
+            VALUES ($1, $2, $3, string_to_array($4, ','), $5, $6)
+            ON CONFLICT (organization_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
             RETURNING \(Self.columns)
-            """, [id, organizationID, target.url, types.joined(separator: ","), [UInt8](sealed)])
-        return (try Self.endpoint(rows[0]), secret)
+            """, [id, organizationID, target.url, types.joined(separator: ","), [UInt8](sealed), idempotencyKey])
+        if let row = rows.first { return (try Self.endpoint(row), secret) }
+        let earlier = try await database.query(
+            "SELECT \(Self.columns) FROM webhook_endpoints WHERE organization_id = $1 AND idempotency_key = $2",
+            [organizationID, idempotencyKey])
+        guard let row = earlier.first else { throw Self.unknown(id) }
+        let endpoint = try Self.endpoint(row)
+        return (endpoint, try await signingSecrets(endpoint.id, .organization(organizationID))[0])
     }
 
     /// The endpoints `scope` sees, oldest first.

@@ -37,6 +37,18 @@ struct WebhookRouteTests {
             let deliveries = try await call("GET", "/v1/webhooks/\(id)/deliveries", key, nil, [:])
             #expect(deliveries.status == 200 && deliveries.text == "[]")
 
+            // A retry with the same Idempotency-Key is the first endpoint, with its secret; another key makes another.
+            let once = ["Idempotency-Key": "hook-1"].merging(APIServerTests.json) { $1 }
+            let first = try await call("POST", "/v1/webhooks", key, try Self.json(["url": "http://127.0.0.1:9/other"]), once)
+            let retry = try await call("POST", "/v1/webhooks", key, try Self.json(["url": "http://127.0.0.1:9/other"]), once)
+            #expect(first.status == 201 && retry.status == 201 && retry.json["id"] as? String == first.json["id"] as? String)
+            #expect(retry.json["secret"] as? String == first.json["secret"] as? String)
+            let (otherKey, _) = try await APIServerTests.key(connection, organization: "Other hooks")
+            let theirs = try await call("POST", "/v1/webhooks", otherKey, try Self.json(["url": "http://127.0.0.1:9/other"]), once)
+            #expect(theirs.status == 201 && theirs.json["id"] as? String != first.json["id"] as? String, "keys are each organization's own")
+            let tooLong = ["Idempotency-Key": String(repeating: "k", count: 201)].merging(APIServerTests.json) { $1 }
+            #expect(try await call("POST", "/v1/webhooks", key, try Self.json(["url": "http://127.0.0.1:9/x"]), tooLong).status == 400)
+
             let removed = try await call("DELETE", "/v1/webhooks/\(id)", key, nil, [:])
             #expect(removed.status == 204)
             let after = try #require(try JSONSerialization.jsonObject(with: try await call("GET", "/v1/webhooks", key, nil, [:]).body) as? [[String: Any]])
