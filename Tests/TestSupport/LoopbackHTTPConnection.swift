@@ -33,7 +33,7 @@ final class LoopbackConnection {
         let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
         guard let body = readBytes(length) else { return nil }
         return LoopbackHTTPServer.Request(
-            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
+            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body, receivedAt: Date())
     }
 
     /// Sends `response` as it describes, stopping early when the client is gone.

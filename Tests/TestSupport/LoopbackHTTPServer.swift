@@ -84,6 +84,8 @@ public final class LoopbackHTTPServer: Sendable {
         public var headers: [(name: String, value: String)]
         /// The body, as many bytes as Content-Length said.
         public var body: [UInt8]
+        /// When it had arrived whole.
+        public var receivedAt: Date
 
         /// The path of `target`, without its query.
         public var path: String { String(target.prefix { $0 != "?" }) }

@@ -2,13 +2,15 @@ import Foundation
 
 /// Webhook deliveries checked by PyPI's standardwebhooks (the scheme's reference
 /// implementation, pinned and unpacked by `ops/fetch-test-data`), through
-/// `ops/webhooks/verify.py`: independent of Spotter's own signing code.
+/// `ops/webhooks/verify.py`: independent of Spotter's own signing code. Each
+/// is judged as of when it arrived (the scheme refuses timestamps over 5
+/// minutes off, and a loaded test run may verify long after).
 public enum StandardWebhooksVerifier {
     /// "ok" or "bad: reason" for each request, in order.
     public static func verify(_ requests: [LoopbackHTTPServer.Request], secret: String) throws -> [String] {
         let deliveries: [[String: Any]] = requests.map { request in
             ["headers": Dictionary(request.headers.map { ($0.name.lowercased(), $0.value) }) { first, _ in first },
-             "body": String(decoding: request.body, as: UTF8.self)]
+             "body": String(decoding: request.body, as: UTF8.self), "received": request.receivedAt.timeIntervalSince1970]
         }
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("deliveries-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: deliveries).write(to: input)
