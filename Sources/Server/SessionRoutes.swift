@@ -55,6 +55,8 @@ struct SessionRoutes {
         let query = request.uri.queryParameters
         if let named = query.get("exercise") { try rules.requireExercise(String(named)) }
         if let athlete = query.get("athlete") { try Self.checkAthlete(String(athlete)) }
+        // Before any upload is taken: a bad key must not cost a stored video.
+        let idempotencyKey = try APIJSON.idempotencyKey(request)
         if contentType.hasPrefix("application/json") {
             session = try await Self.fromURL(request, context)
             do { try videoURLs?.check(session.videoURL) } catch let failure as any DescribedFailure {
@@ -68,7 +70,6 @@ struct SessionRoutes {
                                  detail: "send {\"exercise\", \"video_url\"} as application/json instead")
             }
             guard let exercise = query.get("exercise") else { throw APIProblem.invalid("name the exercise: ?exercise=…") }
-            try rules.requireExercise(exercise)
             let digest = try await uploads.receive(request.body, as: expected)
             session = NewSession(exercise: exercise, videoURL: digest.sourceURI, athlete: query.get("athlete"))
             kind = expected == .video ? .analyzeVideo : .scoreTrack
@@ -76,7 +77,7 @@ struct SessionRoutes {
             throw APIProblem("unsupported-media-type", .unsupportedMediaType, "This content type is not accepted here",
                              detail: "send a video (video/*), a landmark track (application/x-ndjson) or {\"exercise\", \"video_url\"} (application/json)")
         }
-        return try await enqueue(session, kind: kind, request, context)
+        return try await enqueue(session, kind: kind, idempotencyKey: idempotencyKey, context)
     }
 
     /// `{"exercise", "video_url", "athlete"?}`, checked.
@@ -89,7 +90,9 @@ struct SessionRoutes {
         return body
     }
 
-    private func enqueue(_ session: NewSession, kind: JobKind, _ request: Request, _ context: APIRequestContext) async throws -> Response {
+    private func enqueue(
+        _ session: NewSession, kind: JobKind, idempotencyKey given: String?, _ context: APIRequestContext
+    ) async throws -> Response {
         try rules.requireExercise(session.exercise)
         if let athlete = session.athlete { try Self.checkAthlete(athlete) }
         let organizationID = try context.organizationID
@@ -97,7 +100,7 @@ struct SessionRoutes {
         if let athlete = session.athlete {
             athleteID = try await Athletes.id(reference: athlete, organizationID: organizationID, on: store.queue.connection)
         }
-        let idempotencyKey = try APIJSON.idempotencyKey(request).map { "api:" + $0 } ?? "api-once:" + UUID().uuidString
+        let idempotencyKey = given.map { "api:" + $0 } ?? "api-once:" + UUID().uuidString
         let (job, _) = try await store.queue.enqueue(AnalysisRequest(
             organizationID: organizationID, athleteID: athleteID, exercise: session.exercise, kind: kind,
             sourceURI: session.videoURL, idempotencyKey: idempotencyKey, origin: .client))
