@@ -33,13 +33,17 @@ func number(_ value: Double, decimals: Int = 1) -> String {
 }
 
 /// A whole page: the document head (UTF-8, phone-width viewport, `title`, the
-/// inline `style`, any `head` extras) around `body`, nothing fetched.
+/// inline `style`, any `head` extras) around `body`, nothing fetched. Its
+/// content security policy lets the browser load nothing but the inline style
+/// and `data:` images: whatever a report's text holds, the page runs no script
+/// and fetches nothing.
 func htmlDocument(title: String, style: String, head: String = "", body: String) -> String {
     """
     <!doctype html>
     <html lang="en">
     <head>
     <meta charset="utf-8">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
     <meta name="viewport" content="width=device-width, initial-scale=1">\(head)
     <title>\(escaped(title))</title>
     <style>\(style)</style>

@@ -31,7 +31,7 @@ public struct ReportPage {
                 \(warnings)
                 <section>
                 <h2>\(escaped(signalTitle)) over time</h2>
-                \(SignalPlot(signal: analysis.keySignal, report: report, heldSpans: analysis.heldSpans).svg)
+                <div class="scroll">\(SignalPlot(signal: analysis.keySignal, report: report, heldSpans: analysis.heldSpans).svg)</div>
                 </section>
                 \(repTable)
                 \(faultTable)
@@ -102,7 +102,7 @@ public struct ReportPage {
                 seconds(fault.startMilliseconds, decimals: 2) + "–" + seconds(fault.endMilliseconds, decimals: 2),
                 fault.rep.map(String.init) ?? "—",
             ].map { "<td>\($0)</td>" }
-            return #"<tr>\#(cells.joined())<td><span class="code">\#(escaped(fault.code))</span></td><td class="\#(escaped(fault.severity))">\#(escaped(fault.severity))</td><td>\#(escaped(fault.message))</td></tr>"#
+            return #"<tr>\#(cells.joined())<td><span class="code">\#(escaped(fault.code))</span></td><td class="\#(escaped(fault.severity))">\#(escaped(fault.severity))</td><td class="message">\#(escaped(fault.message))</td></tr>"#
         }
         return """
             <section><h2>Faults</h2><div class="scroll"><table>
@@ -127,6 +127,7 @@ public struct ReportPage {
     static let style = """
         body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2430;background:#f4f6f9}
         main{max-width:1000px;margin:0 auto;padding:24px}
+        @media (max-width:600px){main{padding:14px}}
         h1{margin:0;font-size:26px}h2{font-size:17px;margin:26px 0 10px}
         .source{margin:4px 0 0;color:#5b6575}
         .summary{display:flex;flex-wrap:wrap;gap:12px;margin-top:18px}
@@ -135,7 +136,7 @@ public struct ReportPage {
         .warnings ul{margin:0;padding-left:20px}.warnings li{margin:3px 0}
         .code{font-family:ui-monospace,monospace;font-size:13px;background:#e8ebf1;border-radius:4px;padding:1px 5px}
         section{background:transparent}
-        .plot{width:100%;height:auto;background:#fff;border-radius:8px;box-shadow:0 1px 2px #0002}
+        .plot{width:100%;min-width:640px;height:auto;background:#fff;border-radius:8px;box-shadow:0 1px 2px #0002}
         .plot .signal{fill:none;stroke:#1f5fbf;stroke-width:1.8}
         .plot .rep{fill:#1f5fbf;fill-opacity:.07}.plot .rep.faulty{fill:#d9822b;fill-opacity:.12}
         .plot .held{fill:#2e9e5b;fill-opacity:.12}
@@ -150,7 +151,7 @@ public struct ReportPage {
         .scroll{overflow-x:auto}
         table{border-collapse:collapse;width:100%;background:#fff;border-radius:8px;box-shadow:0 1px 2px #0002;font-size:14px}
         th,td{padding:6px 10px;text-align:left;border-bottom:1px solid #e8ebf1;white-space:nowrap}
-        td:last-child{white-space:normal}
+        td:last-child{white-space:normal}td.message{min-width:16em}
         th{color:#5b6575;font-weight:600;font-size:13px;white-space:normal;vertical-align:bottom}
         tr.faulty td:first-child{box-shadow:inset 3px 0 #d9822b}
         td.warning{color:#b35c00}td.critical{color:#c0392b}

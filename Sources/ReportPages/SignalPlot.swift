@@ -91,9 +91,16 @@ struct SignalPlot {
 
     private func thresholds() -> [String] {
         let names = signal.thresholds.count == 2 && report.holdMilliseconds == nil ? ["rest", "active"] : ["limit", "limit"]
+        // Two labels closer than a line of text apart are moved apart about their middle.
+        var labelHeights = signal.thresholds.map { y($0) + 4 }
+        if labelHeights.count == 2, abs(labelHeights[0] - labelHeights[1]) < 12 {
+            let middle = (labelHeights[0] + labelHeights[1]) / 2, upper = labelHeights[0] <= labelHeights[1] ? 0 : 1
+            labelHeights[upper] = middle - 6
+            labelHeights[1 - upper] = middle + 6
+        }
         return signal.thresholds.enumerated().map { index, value in
             let label = "\(names[min(index, 1)]) \(number(value))\(signal.isAngle ? "°" : "")"
-            return #"<line class="threshold" x1="\#(f(Self.left))" x2="\#(f(Self.width - Self.right))" y1="\#(f(y(value)))" y2="\#(f(y(value)))"/><text class="threshold-label" x="\#(f(Self.width - Self.right + 6))" y="\#(f(y(value) + 4))">\#(escaped(label))</text>"#
+            return #"<line class="threshold" x1="\#(f(Self.left))" x2="\#(f(Self.width - Self.right))" y1="\#(f(y(value)))" y2="\#(f(y(value)))"/><text class="threshold-label" x="\#(f(Self.width - Self.right + 6))" y="\#(f(labelHeights[index]))">\#(escaped(label))</text>"#
         }
     }
 

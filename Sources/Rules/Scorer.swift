@@ -116,8 +116,7 @@ public struct Scorer: Sendable {
     private func angleMetrics(keyIsAngle: Bool) -> Set<String> {
         var names: Set<String> = keyIsAngle ? ["range_of_motion"] : []
         for metric in rule.metrics where rule.signals.first(where: { $0.name == metric.signal })?.isAngle == true {
-            names.insert(metric.name)
-            names.insert(metric.name + "_asymmetry")
+            names.formUnion(["", "_asymmetry", "_left", "_right"].map { metric.name + $0 })
         }
         return names
     }
