@@ -5,12 +5,15 @@ public struct AnalysisError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         enum Base: String, Hashable, Sendable {
             case unreadableInput
+            case noPicture
         }
 
         let base: Base
 
         /// The input file is missing or cannot be read.
         public static let unreadableInput = Code(base: .unreadableInput)
+        /// No frame of the video could be decoded near a moment a picture was asked of.
+        public static let noPicture = Code(base: .noPicture)
 
         public var description: String { base.rawValue }
     }

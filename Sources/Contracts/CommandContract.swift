@@ -55,4 +55,11 @@ public enum CommandContract {
         ["landmarks", video, "--out", trackPath, "--warnings-out", warningsPath, "--max-fps", String(maxFrameRate)]
             + (hands ? ["--hands"] : [])
     }
+
+    /// The arguments of the worker's own `spotter thumbnails` (not for users):
+    /// a JPEG of `video` at each of `times` (milliseconds), with the skeleton of
+    /// the track at `trackPath`, written as `1.jpg`, `2.jpg`, … in `directory`.
+    public static func thumbnailsArguments(video: String, trackPath: String, times: [Int], directory: String) -> [String] {
+        ["thumbnails", video, "--track", trackPath, "--at", times.map(String.init).joined(separator: ","), "--out-dir", directory]
+    }
 }

@@ -10,9 +10,14 @@ public struct ReportPage {
     /// The exercise as people say it ("Back squat").
     public let exerciseTitle: String
 
-    public init(analysis: Analysis, exerciseTitle: String) {
+    /// A JPEG picture of each rep's turn with the skeleton drawn, by rep
+    /// number, where the video was kept; shown inside the page.
+    public let thumbnails: [Int: Data]
+
+    public init(analysis: Analysis, exerciseTitle: String, thumbnails: [Int: Data] = [:]) {
         self.analysis = analysis
         self.exerciseTitle = exerciseTitle
+        self.thumbnails = thumbnails
     }
 
     private var report: SessionReport { analysis.report }
@@ -34,6 +39,7 @@ public struct ReportPage {
                 <div class="scroll">\(SignalPlot(signal: analysis.keySignal, report: report, heldSpans: analysis.heldSpans).svg)</div>
                 </section>
                 \(repTable)
+                \(turnPictures)
                 \(faultTable)
                 """)
     }
@@ -93,6 +99,17 @@ public struct ReportPage {
             <tbody>\(rows.joined(separator: "\n"))</tbody>
             </table></div></section>
             """
+    }
+
+    /// Each rep at its turn, as the video showed it, with the skeleton.
+    private var turnPictures: String {
+        let figures = report.reps.compactMap { rep -> String? in
+            guard let picture = thumbnails[rep.index] else { return nil }
+            let caption = "rep \(rep.index) at \(seconds(rep.bottomMilliseconds, decimals: 2))"
+            return #"<figure><img src="data:image/jpeg;base64,\#(picture.base64EncodedString())" alt="\#(escaped(caption))"><figcaption>\#(escaped(caption))\#(rep.faults.isEmpty ? "" : " · " + rep.faults.map(escaped).joined(separator: ", "))</figcaption></figure>"#
+        }
+        guard !figures.isEmpty else { return "" }
+        return #"<section><h2>Each rep at its turn</h2><div class="turns">\#(figures.joined())</div></section>"#
     }
 
     private var faultTable: String {
@@ -156,5 +173,9 @@ public struct ReportPage {
         tr.faulty td:first-child{box-shadow:inset 3px 0 #d9822b}
         td.warning{color:#b35c00}td.critical{color:#c0392b}
         .none{color:#5b6575}
+        .turns{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:10px}
+        .turns figure{margin:0;background:#fff;border-radius:8px;box-shadow:0 1px 2px #0002;overflow:hidden}
+        .turns img{display:block;width:100%;height:auto}
+        .turns figcaption{padding:4px 8px;font-size:13px;color:#5b6575}
         """
 }

@@ -40,10 +40,10 @@ struct SessionRoutes {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: report)))
         }
         group.get("sessions/:id/report.html") { _, context in
-            guard let stored = try await store.storedAnalysis(sessionID: try Self.sessionID(context), context.scope) else {
-                throw APIProblem.notFound
-            }
-            let page = ReportPage(analysis: stored.analysis, exerciseTitle: stored.rule.title).html
+            let id = try Self.sessionID(context)
+            guard let stored = try await store.storedAnalysis(sessionID: id, context.scope) else { throw APIProblem.notFound }
+            let thumbnails = try await store.thumbnails(sessionID: id, context.scope)
+            let page = ReportPage(analysis: stored.analysis, exerciseTitle: stored.rule.title, thumbnails: thumbnails).html
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
         }
     }

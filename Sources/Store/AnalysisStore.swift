@@ -15,9 +15,13 @@ public struct AnalysisStore: Sendable {
         self.queue = queue
     }
 
-    /// Stores the results of `claimed` and completes its job; returns the analysis id.
+    /// Stores the results of `claimed` and completes its job; returns the
+    /// analysis id. `thumbnails` are JPEG pictures of the reps' turns, in rep
+    /// order (none, or one for each rep).
     @discardableResult
-    public func complete(_ claimed: ClaimedJob, report: SessionReport, track: LandmarkTrack) async throws -> UUID {
+    public func complete(
+        _ claimed: ClaimedJob, report: SessionReport, track: LandmarkTrack, thumbnails: [Data] = []
+    ) async throws -> UUID {
         let packed = LandmarkTrackPacking.pack(track)
         return try await queue.connection.transaction { [queue] session in
             let job = claimed.job
@@ -36,6 +40,11 @@ public struct AnalysisStore: Sendable {
                     """,
                     [analysisID, rep.index, rep.startMilliseconds, rep.bottomMilliseconds, rep.endMilliseconds,
                      try Self.json(rep.metrics), job.organizationID])
+            }
+            for (rep, picture) in zip(report.reps, thumbnails) {
+                try session.query(
+                    "INSERT INTO rep_thumbnails (analysis_id, rep_index, organization_id, jpeg) VALUES ($1, $2, $3, $4)",
+                    [analysisID, rep.index, job.organizationID, [UInt8](picture)])
             }
             for fault in report.faults {
                 try session.query("""
@@ -67,6 +76,18 @@ public struct AnalysisStore: Sendable {
             """, [sessionID, scope.organizationID])
         guard let row = rows.first else { return nil }
         return try LandmarkTrackPacking.unpack(try row.decode("data"), name: "the stored track of session \(sessionID)")
+    }
+
+    /// The pictures of the reps' turns in a session's latest analysis within
+    /// `scope`, JPEG, by rep number; empty when there are none.
+    public func thumbnails(sessionID: UUID, _ scope: TenantScope) async throws -> [Int: Data] {
+        let rows = try await queue.connection.query("""
+            SELECT t.rep_index, t.jpeg FROM rep_thumbnails AS t
+            WHERE t.analysis_id = (
+                SELECT a.id FROM analyses AS a WHERE a.session_id = $1 AND ($2::uuid IS NULL OR a.organization_id = $2)
+                ORDER BY a.created_at DESC LIMIT 1)
+            """, [sessionID, scope.organizationID])
+        return try Dictionary(uniqueKeysWithValues: rows.map { (try $0.decode("rep_index", as: Int.self), Data(try $0.decode("jpeg", as: [UInt8].self))) })
     }
 
     /// A session as clients see it (`SessionView`), within `scope`; nil when

@@ -37,9 +37,10 @@ struct JobRunner: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let analysis = SessionJob(
                 claimed: claimed, configuration: configuration, connection: queue.connection, directory: directory, logger: logger)
-            let (report, track) = try await whileHeartbeating(claimed.lease) { try await analysis.run() }
-            try await AnalysisStore(queue: queue).complete(claimed, report: report, track: track)
-            logger.info("done: \(report.repCount) rep(s), \(report.faults.count) fault(s)")
+            let results = try await whileHeartbeating(claimed.lease) { try await analysis.run() }
+            try await AnalysisStore(queue: queue).complete(
+                claimed, report: results.report, track: results.track, thumbnails: results.thumbnails)
+            logger.info("done: \(results.report.repCount) rep(s), \(results.report.faults.count) fault(s)")
         } catch Interruption.cancelRequested {
             logger.info("stopped: the job was cancelled")
             await record("marking the job cancelled") { try await queue.stoppedForCancellation(claimed.lease) }

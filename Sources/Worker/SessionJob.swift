@@ -20,7 +20,15 @@ struct SessionJob: Sendable {
     let directory: String
     let logger: Logger
 
-    func run() async throws -> (SessionReport, LandmarkTrack) {
+    /// What a job leaves to store: the report, the track, and a picture of
+    /// each rep's turn (JPEG, in rep order) where a video was analysed.
+    struct Results {
+        var report: SessionReport
+        var track: LandmarkTrack
+        var thumbnails: [Data] = []
+    }
+
+    func run() async throws -> Results {
         let rule = try RuleBook.rule(for: claimed.exercise, in: configuration.rulesDirectory)
         // The report's rules_version must name the very text it was scored with.
         try await RuleVersions.record(rule, on: connection)
@@ -32,7 +40,41 @@ struct SessionJob: Sendable {
         track.header.source = redactedSource(claimed.sourceURI)
         var report = Scorer(rule: rule).score(track).report
         report.warnings = warnings + report.warnings
-        return (report, track)
+        var results = Results(report: report, track: track)
+        if claimed.job.kind == .analyzeVideo, !report.reps.isEmpty {
+            results.thumbnails = await thumbnails(of: input, at: report.reps.map(\.bottomMilliseconds))
+        }
+        return results
+    }
+
+    /// A picture of the video at each of `times`, with the skeleton, made by
+    /// `spotter thumbnails` in a child process under the analysis's limits;
+    /// none when that fails (the report stands without them, and the log says why).
+    private func thumbnails(of video: String, at times: [Int]) async -> [Data] {
+        let pictures = directory + "/thumbnails"
+        do {
+            try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+            let arguments = CommandContract.thumbnailsArguments(
+                video: video, trackPath: trackPath, times: times, directory: pictures)
+            let outcome = try await analysisChild(arguments).run { [logger] line in logger.debug("thumbnails: \(line)") }
+            guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
+            return try (1...times.count).map { try Data(contentsOf: URL(fileURLWithPath: "\(pictures)/\($0).jpg")) }
+        } catch {
+            logger.warning("no pictures of the reps: \(error)")
+            return []
+        }
+    }
+
+    /// A `spotter` child process with `arguments`, the analysis's environment and limits.
+    private func analysisChild(_ arguments: [String]) -> ChildProcess {
+        var environment = ChildProcess.inheriting(CommandContract.childEnvironment)
+        environment[CommandContract.exitWithParentVariable] = String(getpid())
+        environment[CommandContract.noNetworkVariable] = "1"
+        var child = ChildProcess(
+            executable: configuration.executable, arguments: arguments, environment: environment,
+            timeLimit: configuration.analysisTimeLimit)
+        child.memoryLimit = configuration.analysisMemoryLimit
+        return child
     }
 
     /// The source as a local file: a path as it is, an http(s) URL downloaded
@@ -67,19 +109,15 @@ struct SessionJob: Sendable {
         }
     }
 
+    /// Where the analysis child writes the video's track.
+    private var trackPath: String { directory + "/track.jsonl" }
+
     /// Runs `spotter landmarks` on the video in a child process with time and memory limits.
     private func findLandmarks(in video: String, hands: Bool) async throws -> (LandmarkTrack, [String]) {
-        let trackPath = directory + "/track.jsonl", warningsPath = directory + "/warnings.json"
+        let warningsPath = directory + "/warnings.json"
         let arguments = CommandContract.landmarksArguments(
             video: video, trackPath: trackPath, warningsPath: warningsPath, maxFrameRate: CommandContract.maxFrameRate, hands: hands)
-        var environment = ChildProcess.inheriting(CommandContract.childEnvironment)
-        environment[CommandContract.exitWithParentVariable] = String(getpid())
-        environment[CommandContract.noNetworkVariable] = "1"
-        var child = ChildProcess(
-            executable: configuration.executable, arguments: arguments, environment: environment,
-            timeLimit: configuration.analysisTimeLimit)
-        child.memoryLimit = configuration.analysisMemoryLimit
-        let outcome = try await child.run { [logger] line in logger.debug("analysis: \(line)") }
+        let outcome = try await analysisChild(arguments).run { [logger] line in logger.debug("analysis: \(line)") }
         guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
         logger.info("found the landmarks in \(outcome.wallTime)")
         let warnings = try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: warningsPath)))

@@ -13,7 +13,7 @@ struct Spotter: AsyncParsableCommand {
             SPOTTER_MEDIAPIPE_LIBRARY and SPOTTER_MODEL_DIR override them. ops/setup installs both.
             """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Landmarks.self, Probe.self, RulesCommand.self, Migrate.self, JobsCommand.self, WebhooksCommand.self, KeysCommand.self, Serve.self, Worker.self])
+        subcommands: [Analyze.self, Landmarks.self, Probe.self, RulesCommand.self, Migrate.self, JobsCommand.self, WebhooksCommand.self, KeysCommand.self, Serve.self, Worker.self, Thumbnails.self])
 }
 
 /// Options every command takes.

@@ -151,6 +151,19 @@ struct ServeCommandTests {
         }
         let view = try await finished(try #require(made["id"] as? String))
         #expect(view["status"] as? String == "succeeded" && view["rep_count"] as? Int == 5, "\(view)")
+        // The coach page shows each rep at its turn, with the skeleton the worker drew, and a browser draws it quietly.
+        var pageRequest = URLRequest(url: URL(string: "\(address)/v1/sessions/\(view["id"] as? String ?? "")/report.html")!)
+        pageRequest.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+        let page = try await session.data(for: pageRequest).0
+        let html = String(decoding: page, as: UTF8.self)
+        #expect(html.components(separatedBy: #"<img src="data:image/jpeg;base64,"#).count - 1 == 5, "a picture for each of the 5 reps")
+        let pageFile = directory + ".html"
+        try page.write(to: URL(fileURLWithPath: pageFile))
+        defer { try? FileManager.default.removeItem(atPath: pageFile) }
+        let drawn = try HeadlessBrowser.render(file: pageFile, width: 390, height: 4_000)
+        #expect(drawn.consoleMessages.isEmpty, "\(drawn.consoleMessages)")
+        let skeleton = drawn.screenshot.count(0x3ddc84, tolerance: 40)
+        #expect(skeleton > 300, "the skeletons are drawn in the page: \(skeleton) pixels")
         #expect(try await call("/v1/athletes/ana/trends?exercise=squat").0 == 200)
 
         // A video cut off after its first 20 KB: taken (it starts like an MP4), then failed with the decoder's reason.

@@ -47,7 +47,7 @@ struct AnalysisStoreTests {
         #expect(try session.decode("status", as: String.self) == "analysed")
     }
 
-    @Test("another organization's job, track or session answers exactly like an unknown one", .postgresDatabase)
+    @Test("another organization's job, track, pictures or session answers exactly like an unknown one", .postgresDatabase)
     func tenantScope() async throws {
         let (queue, organization) = try await StoreFixtures.queue()
         let other = try await Organization.create(name: "Another gym", on: queue.connection)
@@ -55,7 +55,11 @@ struct AnalysisStoreTests {
         let claimed = try #require(try await queue.claim(worker: "w"))
         let (track, rule) = try StoreFixtures.squats(reps: 2, seed: 5)
         let store = AnalysisStore(queue: queue)
-        _ = try await store.complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
+        let pictures = [Data([0xff, 0xd8, 1]), Data([0xff, 0xd8, 2])]
+        _ = try await store.complete(claimed, report: Scorer(rule: rule).score(track).report, track: track, thumbnails: pictures)
+
+        #expect(try await store.thumbnails(sessionID: job.sessionID, .organization(organization.id)) == [1: pictures[0], 2: pictures[1]])
+        #expect(try await store.thumbnails(sessionID: job.sessionID, .organization(other.id)).isEmpty)
 
         #expect(try await queue.job(job.id, .organization(organization.id))?.id == job.id)
         #expect(try await queue.job(job.id, .organization(other.id)) == nil)

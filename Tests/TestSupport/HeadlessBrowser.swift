@@ -28,20 +28,34 @@ public enum HeadlessBrowser {
         guard outcome.status == 0, FileManager.default.fileExists(atPath: picture) else {
             throw Clips.ClipError(message: "chromium could not draw \(path) (status \(outcome.status)): \(outcome.standardError)")
         }
-        let rgb = try Clips.run("/usr/bin/ffmpeg", [
-            "-nostdin", "-hide_banner", "-loglevel", "error", "-i", picture, "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
-        ])
-        guard rgb.count == width * height * 3 else {
-            throw Clips.ClipError(message: "the screenshot of \(path) has \(rgb.count) bytes, not \(width)×\(height) RGB")
-        }
+        let screenshot = try Pixels(picture: picture, width: width, height: height)
         // Chromium logs each console message as `…:INFO:CONSOLE:LINE] "text", source: URL (LINE)`.
         let console = outcome.standardError.split(separator: "\n").filter { $0.contains(":CONSOLE") }.map(String.init)
-        return BrowserRendering(
-            screenshot: Pixels(bytes: [UInt8](rgb), width: width, height: height, channels: 3), consoleMessages: console)
+        return BrowserRendering(screenshot: screenshot, consoleMessages: console)
     }
 }
 
 extension Pixels {
+    /// The picture file at `path` (PNG, JPEG, …) as ffmpeg decodes it, RGB;
+    /// throws unless it is `width` × `height`.
+    public init(picture path: String, width: Int, height: Int) throws {
+        let rgb = try Clips.run("/usr/bin/ffmpeg", [
+            "-nostdin", "-hide_banner", "-loglevel", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+        ])
+        guard rgb.count == width * height * 3 else {
+            throw Clips.ClipError(message: "\(path) decodes to \(rgb.count) bytes, not \(width)×\(height) RGB")
+        }
+        self.init(bytes: [UInt8](rgb), width: width, height: height, channels: 3)
+    }
+
+    /// The picture in `data` (PNG, JPEG, …) as ffmpeg decodes it, RGB; throws unless it is `width` × `height`.
+    public init(picture data: Data, width: Int, height: Int) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-picture-\(UUID())")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try self.init(picture: file.path, width: width, height: height)
+    }
+
     /// The RGB pixel at column `x`, row `y`.
     public func rgb(_ x: Int, _ y: Int) -> (Int, Int, Int) {
         let start = (y * width + x) * channels
