@@ -25,6 +25,9 @@ public struct APIServer: Service {
     /// How long a connection may send nothing (a request, or the next bytes
     /// of an upload) before it is closed: a client that stalls holds nothing for long.
     public var idleTimeout: Duration = .seconds(30)
+    /// The longest a request may take, and an upload (its body sent at any
+    /// pace): past it the request is answered 408 and its upload discarded.
+    public var requestTimeLimit: (request: Duration, upload: Duration) = (.seconds(60), .seconds(30 * 60))
     /// How long a key the database accepted is trusted without asking again (a
     /// revoked key stops working within it).
     public var keyTrust: Duration = .seconds(5)
@@ -69,6 +72,7 @@ public struct APIServer: Service {
         let metrics = ServerMetrics()
         router.add(middleware: AccessLog(logger: logger, metrics: metrics))
         router.add(middleware: ProblemMiddleware(routes: DocumentedRoutes(document: Self.openAPIDocument)))
+        router.add(middleware: RequestTimeLimit(limit: requestTimeLimit.request, uploadLimit: requestTimeLimit.upload))
         let database = self.database
         router.get("healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("readyz") { _, context in

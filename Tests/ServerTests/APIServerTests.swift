@@ -30,7 +30,8 @@ struct APIServerTests {
     static func withServer(
         rateLimit: (rate: Double, burst: Double) = (100, 200), logger: Logger = Logger(label: "test-api"), uploads: Uploads? = nil,
         webhooks: (any PostgresClient) -> (any WebhookRegistry)? = { _ in nil }, keyTrust: Duration = .seconds(5),
-        idleTimeout: Duration = .seconds(30), listening: Listening? = nil, videoURLs: (any VideoURLPolicy)? = nil,
+        idleTimeout: Duration = .seconds(30), requestTimeLimit: (request: Duration, upload: Duration) = (.seconds(60), .seconds(1800)),
+        listening: Listening? = nil, videoURLs: (any VideoURLPolicy)? = nil,
         _ body: (_ connection: PostgresConnection, _ call: @escaping (String, String, String?, Data?, [String: String]) async throws -> Answer) async throws -> Void
     ) async throws {
         let connection = try await migratedDatabase()
@@ -43,6 +44,7 @@ struct APIServerTests {
         server.webhooks = webhooks(pool)
         server.keyTrust = keyTrust
         server.idleTimeout = idleTimeout
+        server.requestTimeLimit = requestTimeLimit
         server.videoURLs = videoURLs
         let running = Task { try await server.run() }
         defer { running.cancel() }

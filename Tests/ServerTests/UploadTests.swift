@@ -152,6 +152,40 @@ struct UploadTests {
             #expect(try await JobQueue(connection: connection).claim(worker: "test") == nil, "no job made")
         }
     }
+
+    @Test("an upload sent too slowly to finish within the request time limit (never idle) is answered 408 and leaves nothing", .postgresDatabase)
+    func trickled() async throws {
+        let uploads = try Self.uploads()
+        let listening = APIServerTests.Listening()
+        try await APIServerTests.withServer(
+            uploads: uploads, requestTimeLimit: (.seconds(1), .seconds(1)), listening: listening
+        ) { connection, _ in
+            let (key, _) = try await APIServerTests.key(connection, organization: "Uploaders")
+            let video = try Data(contentsOf: URL(fileURLWithPath: TestAssets.photo("mannequin-squat.mp4")))
+            let head = "POST /v1/sessions?exercise=squat HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\n"
+                + "Content-Type: video/mp4\r\nContent-Length: \(video.count)\r\n\r\n"
+            let started = ContinuousClock.now
+            let port = listening.port
+            // 2 KiB every 100 ms: never idle, but the whole video would take far longer than a second.
+            let answer = try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result {
+                        try RawHTTP.trickle(port: port, head: Data(head.utf8), body: video, chunk: 2048, every: .milliseconds(100), waitingUpTo: 20)
+                    })
+                }
+            }
+            #expect(answer.hasPrefix("HTTP/1.1 408") && answer.contains("urn:spotter:problem:request-timeout"), "\(answer.prefix(400))")
+            #expect(ContinuousClock.now - started < .seconds(10))
+            var left: [String] = []
+            for _ in 0..<100 {
+                left = try FileManager.default.contentsOfDirectory(atPath: uploads.store.directory)
+                if left == ["sha256"] { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(Self.stored(uploads).isEmpty && left == ["sha256"], "\(left)")
+            #expect(try await JobQueue(connection: connection).claim(worker: "test") == nil, "no job made")
+        }
+    }
 }
 
 /// HTTP by hand, for what URLSession will not do (stop sending mid-body).
@@ -159,9 +193,20 @@ enum RawHTTP {
     /// Sends `bytes` to 127.0.0.1:`port` and reads until the server closes the
     /// connection (or `seconds` pass); what it answered.
     static func exchange(port: Int, _ bytes: Data, waitingUpTo seconds: Int) throws -> String {
+        let socket = try connected(port: port)
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        var answer = Data(), buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 { answer += buffer[..<count] }
+        return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port`.
+    static func connected(port: Int) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EIO) }
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -169,12 +214,32 @@ enum RawHTTP {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
-        var answer = Data(), buffer = [UInt8](repeating: 0, count: 4096)
-        while case let count = recv(socket, &buffer, buffer.count, 0), count > 0 { answer += buffer[..<count] }
+        guard connected == 0 else {
+            close(socket)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return socket
+    }
+
+    /// Sends `head`, then `body` `chunk` bytes at a time every `interval`
+    /// until the server answers (or closes, or `seconds` pass); what it answered.
+    static func trickle(port: Int, head: Data, body: Data, chunk: Int, every interval: Duration, waitingUpTo seconds: Int) throws -> String {
+        let socket = try connected(port: port)
+        defer { close(socket) }
+        _ = head.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var answer = Data(), buffer = [UInt8](repeating: 0, count: 4096), offset = 0
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if offset < body.count {
+                let piece = body[(body.startIndex + offset)..<(body.startIndex + min(offset + chunk, body.count))]
+                if piece.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) < 0 { break }
+                offset += piece.count
+            }
+            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+            let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count > 0 { answer += buffer[..<count] } else if count == 0 { break }
+            if String(decoding: answer, as: UTF8.self).contains("\r\n\r\n"), answer.count > 200 { break }
+        }
         return String(decoding: answer, as: UTF8.self)
     }
 }
