@@ -25,6 +25,19 @@ public struct ExerciseRule: Sendable {
     /// `squat@3`, as reports carry it.
     public var rulesVersion: String { "\(exercise)@\(version)" }
 
+    /// The rule's text with its top-level `version:` line saying `number`
+    /// (a comment on that line kept, everything else as it is): the text a
+    /// published version stores.
+    public func text(numbered number: Int) throws -> String {
+        var lines = text.components(separatedBy: "\n")
+        guard let index = lines.firstIndex(where: { $0.hasPrefix("version:") }) else {
+            throw RuleError(file: file, line: 0, reason: "no top-level `version:` line to number")
+        }
+        let comment = lines[index].firstIndex(of: "#").map { " " + lines[index][$0...] } ?? ""
+        lines[index] = "version: \(number)" + comment
+        return lines.joined(separator: "\n")
+    }
+
     /// The camera views every fault can be judged from; nil when any view will do.
     public var faultViews: [String: [CameraView]] {
         faults.reduce(into: [:]) { views, fault in

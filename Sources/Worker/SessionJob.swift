@@ -29,9 +29,7 @@ struct SessionJob: Sendable {
     }
 
     func run() async throws -> Results {
-        let rule = try RuleBook.rule(for: claimed.exercise, in: configuration.rulesDirectory)
-        // The report's rules_version must name the very text it was scored with.
-        try await RuleVersions.record(rule, on: connection)
+        let rule = try await currentRule()
         let input = try await fetchSource()
         var (track, warnings) = switch claimed.job.kind {
         case .scoreTrack: (try LandmarkTrack(contentsOfFile: input, maxBytes: configuration.maxTrackBytes), [String]())
@@ -75,6 +73,16 @@ struct SessionJob: Sendable {
             timeLimit: configuration.analysisTimeLimit)
         child.memoryLimit = configuration.analysisMemoryLimit
         return child
+    }
+
+    /// The exercise's current published rule where an admin published one;
+    /// else the rules directory's file, its text recorded: the report's
+    /// rules_version must name the very text it was scored with.
+    private func currentRule() async throws -> ExerciseRule {
+        if let published = try await RuleVersions.current(exercise: claimed.exercise, on: connection) { return published }
+        let rule = try RuleBook.rule(for: claimed.exercise, in: configuration.rulesDirectory)
+        try await RuleVersions.record(rule, on: connection)
+        return rule
     }
 
     /// The source as a local file: a path as it is, an http(s) URL downloaded

@@ -78,21 +78,42 @@ struct BackendCommandTests {
         #expect(noFile.status == 65 && noFile.errorLines.first?.contains("nope.mp4") == true)
     }
 
-    @Test("rules publish records each version once and refuses changed text under a published version", .postgresDatabase)
+    @Test("rules publish, versions and rollback: each change a new version with its author and message, history kept", .postgresDatabase)
     func publishRules() throws {
         #expect(try spotter(["migrate"]).status == 0)
-        let published = try spotter(["rules", "publish"])
+        var environment = database
+        environment["SPOTTER_AUTHOR"] = "head-coach"
+        let published = try spotter(["rules", "publish", "--message", "as shipped"], environment: environment)
         #expect(published.status == 0, "\(published.standardError)")
-        #expect(text(published).split(separator: "\n").count == 8 && text(published).contains("squat@"))
+        #expect(text(published).split(separator: "\n").count == 8 && text(published).contains("squat@2: published"), "\(text(published))")
         let again = try spotter(["rules", "publish", "squat"])
-        #expect(text(again).contains("already published"))
+        #expect(text(again) == "squat@2: already the current text\n")
 
         let rules = directory.appendingPathComponent("Rules")
         try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
         let original = try String(contentsOf: SpotterProcess.repository.appendingPathComponent("Rules/squat.yaml"), encoding: .utf8)
-        try (original + "\n# a changed comment\n").write(to: rules.appendingPathComponent("squat.yaml"), atomically: true, encoding: .utf8)
-        let changed = try spotter(["rules", "publish", "squat", "--rules-dir", rules.path])
-        #expect(changed.status == 65 && changed.errorLines.first?.contains("already published with different contents") == true)
+        let edited = rules.appendingPathComponent("squat.yaml")
+        try (original + "\n# a changed comment\n").write(to: edited, atomically: true, encoding: .utf8)
+        let changed = try spotter(["rules", "publish", edited.path, "--message", "a comment", "--author", "ana"])
+        #expect(changed.status == 0 && text(changed).hasPrefix("squat@3: published"), "\(changed.standardError)")
+
+        let back = try spotter(["rules", "rollback", "squat", "squat@2"], environment: environment)
+        #expect(back.status == 0 && text(back) == "squat@4: published, the text of squat@2\n", "\(back.standardError)")
+        let listed = try spotter(["rules", "versions", "squat", "--json"])
+        let versions = try #require(try JSONSerialization.jsonObject(with: listed.standardOutput) as? [[String: Any]])
+        #expect(versions.map { $0["version"] as? Int } == [2, 3, 4])
+        #expect(versions.map { $0["current"] as? Bool } == [false, false, true])
+        #expect(versions.map { $0["author"] as? String } == ["head-coach", "ana", "head-coach"])
+        #expect(versions.map { $0["message"] as? String } == ["as shipped", "a comment", "back to squat@2"])
+        let table = try spotter(["rules", "versions", "squat"])
+        #expect(text(table).contains("squat@4 (current)"))
+
+        let unknown = try spotter(["rules", "rollback", "squat", "9"])
+        #expect(unknown.status == 65 && unknown.errorLines.first?.contains("no stored version squat@9") == true)
+        let notANumber = try spotter(["rules", "rollback", "squat", "latest"])
+        #expect(notANumber.status == 64)
+        let none = try spotter(["rules", "versions", "yoga"])
+        #expect(none.status == 65)
     }
 
     @Test("without a database, or with one that is down, the backend commands say so", .postgresDatabase)

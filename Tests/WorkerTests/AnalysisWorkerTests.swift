@@ -55,7 +55,7 @@ struct AnalysisWorkerTests {
         try FileManager.default.createDirectory(atPath: rules, withIntermediateDirectories: true)
         let original = try String(contentsOfFile: fixture.configuration.rulesDirectory + "/squat.yaml", encoding: .utf8)
         let rule = try ExerciseRule(yaml: original, file: "squat.yaml")
-        _ = try await RuleVersions.publish(exercise: "squat", version: rule.version, body: original, on: fixture.queue.connection)
+        _ = try await RuleVersions.record(exercise: "squat", version: rule.version, body: original, on: fixture.queue.connection)
         try (original + "\n# changed after it was published\n").write(toFile: rules + "/squat.yaml", atomically: true, encoding: .utf8)
         fixture.configuration.rulesDirectory = rules
         let job = try await fixture.enqueue(try fixture.squatTrack(reps: 2), maxAttempts: 1)
@@ -63,6 +63,22 @@ struct AnalysisWorkerTests {
         #expect(finished.state == .dead || finished.state == .failed)
         #expect(finished.lastError?.contains("squat@\(rule.version) is already published with different contents") == true, "\(finished.lastError ?? "")")
         #expect(try await fixture.count("SELECT count(*)::int AS count FROM analyses") == 0)
+    }
+
+    @Test("a worker scores with the exercise's current published rule, not its own file, and the report names that version", .postgresDatabase)
+    func publishedRule() async throws {
+        let fixture = try await WorkerFixture()
+        let file = try RuleBook.rule(for: "squat", in: fixture.configuration.rulesDirectory)
+        // A published squat that differs from the file only in its title: the report must be scored with it.
+        let strict = try ExerciseRule(yaml: file.text.replacingOccurrences(of: "title: Back squat", with: "title: Strict squat"), file: "strict.yaml")
+        let publication = try await RuleVersions.publish(strict, author: "coach-admin", message: "a stricter title", on: fixture.queue.connection)
+        #expect(publication == .published(file.version), "the file's own number: no version was stored before")
+        let job = try await fixture.enqueue(try fixture.squatTrack(reps: 3))
+        let finished = try await withWorker(fixture.configuration) { try await fixture.wait(for: [job.id]) }[0]
+        #expect(finished.state == .succeeded, "\(finished.lastError ?? "")")
+        let stored = try #require(try await AnalysisStore(queue: fixture.queue).storedAnalysis(sessionID: job.sessionID, .allOrganizations))
+        #expect(stored.analysis.report.rulesVersion == "squat@\(file.version)" && stored.rule.title == "Strict squat")
+        #expect(stored.analysis.report.repCount == 3)
     }
 
     @Test("bad input fails its job at once with the reason, and the worker goes on serving", .postgresDatabase)
