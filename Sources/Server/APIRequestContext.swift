@@ -36,15 +36,19 @@ public struct APIRequestContext: RequestContext {
 /// A key the database accepted is trusted for `trustedFor` (5 s) without asking
 /// again, so a busy client costs one lookup (and one `last_used_at` write) per
 /// key every few seconds, not one per request; a revoked key stops working
-/// within that time. Refusals are never remembered.
+/// within that time. When the trust runs out, one request asks the database
+/// again while the others go on under the old answer for the moment it takes
+/// (not a lookup each: 64 requests at once would queue on the key's row).
+/// Refusals are never remembered.
 final class KeyAuthentication: RouterMiddleware, Sendable {
     typealias Context = APIRequestContext
 
     let keys: APIKeys
     let trustedFor: Duration
     private let clock = ContinuousClock()
-    /// Accepted keys by the text presented, and until when they are trusted; cleared when it grows past `capacity`.
-    private let accepted = Mutex<[String: (key: APIKey, until: ContinuousClock.Instant)]>([:])
+    /// Accepted keys by the text presented, until when they are trusted, and
+    /// whether a request is asking the database again; cleared when it grows past `capacity`.
+    private let accepted = Mutex<[String: (key: APIKey, until: ContinuousClock.Instant, asking: Bool)]>([:])
     private static let capacity = 10_000
 
     init(keys: APIKeys, trustedFor: Duration = .seconds(5)) {
@@ -58,13 +62,24 @@ final class KeyAuthentication: RouterMiddleware, Sendable {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { throw APIProblem.unauthorized }
         let presented = String(header.dropFirst("Bearer ".count))
         let now = clock.now
-        var key = accepted.withLock { $0[presented].flatMap { $0.until > now ? $0.key : nil } }
+        // A trusted key; or one being asked about by another request; or nil: this request asks.
+        var key = accepted.withLock { accepted -> APIKey? in
+            guard let entry = accepted[presented] else { return nil }
+            if entry.until > now || entry.asking { return entry.key }
+            accepted[presented]?.asking = true
+            return nil
+        }
         if key == nil {
-            guard let found = try await keys.authenticate(presented) else { throw APIProblem.unauthorized }
+            let found: APIKey?
+            do { found = try await keys.authenticate(presented) } catch {
+                accepted.withLock { $0[presented]?.asking = false }
+                throw error
+            }
             accepted.withLock { accepted in
                 if accepted.count >= Self.capacity { accepted.removeAll() }
-                accepted[presented] = (found, now + trustedFor)
+                accepted[presented] = found.map { ($0, now + trustedFor, false) }
             }
+            guard let found else { throw APIProblem.unauthorized }
             key = found
         }
         var context = context
