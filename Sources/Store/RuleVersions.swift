@@ -128,15 +128,20 @@ public enum RuleVersions {
         }
     }
 
+    /// Version `version` of `exercise`, read as a rule; `UnknownVersion` when it is not stored.
+    public static func rule(exercise: String, version: Int, on connection: any PostgresClient) async throws -> ExerciseRule {
+        guard let text = try await text(exercise: exercise, version: version, on: connection) else {
+            throw UnknownVersion(exercise: exercise, version: version)
+        }
+        return try ExerciseRule(yaml: text, file: "\(exercise)@\(version)")
+    }
+
     /// Makes the text of `version` current again, as a new version (its own
     /// number, history kept).
     public static func rollback(
         exercise: String, to version: Int, author: String, message: String?, on connection: any PostgresClient
     ) async throws -> Publication {
-        guard let text = try await text(exercise: exercise, version: version, on: connection) else {
-            throw UnknownVersion(exercise: exercise, version: version)
-        }
-        let rule = try ExerciseRule(yaml: text, file: "\(exercise)@\(version)")
+        let rule = try await rule(exercise: exercise, version: version, on: connection)
         return try await publish(rule, author: author, message: message ?? "back to \(exercise)@\(version)", on: connection)
     }
 

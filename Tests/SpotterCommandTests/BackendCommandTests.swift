@@ -125,11 +125,41 @@ struct BackendCommandTests {
         #expect(!down.standardError.contains("s3cret"))
     }
 
-    @Test("spotter worker runs queued jobs and exits cleanly on SIGTERM", .postgresDatabase)
-    func workerProcess() async throws {
+    @Test("rules diff scores the stored tracks with a candidate and a stored version and prints what would change", .postgresDatabase)
+    func diffRules() async throws {
         #expect(try spotter(["migrate"]).status == 0)
-        let id = text(try spotter(["jobs", "enqueue", try track(reps: 4), "--exercise", "squat", "--landmarks"]))
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var ids: [String] = []
+        for reps in [4, 5, 6] {
+            ids.append(text(try spotter(["jobs", "enqueue", try track(reps: reps), "--exercise", "squat", "--landmarks"]))
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        _ = try await runWorker(until: ids)
+        #expect(try spotter(["rules", "publish", "squat"]).status == 0)
+        let original = try String(contentsOf: SpotterProcess.repository.appendingPathComponent("Rules/squat.yaml"), encoding: .utf8)
+        let same = directory.appendingPathComponent("same.yaml"), strict = directory.appendingPathComponent("strict.yaml")
+        try original.write(to: same, atomically: true, encoding: .utf8)
+        // Reps must now move 170° each way: none of the 15 does.
+        try original.replacingOccurrences(of: "min_range: 35", with: "min_range: 170").write(to: strict, atomically: true, encoding: .utf8)
+
+        let unchanged = try spotter(["rules", "diff", same.path, "--against", "published"])
+        #expect(unchanged.status == 0 && text(unchanged).hasSuffix("total: 3 session(s), 0 changed; reps 15 → 15; faults unchanged; warnings +0 −0\n"),
+                "\(text(unchanged)) \(unchanged.standardError)")
+        let changed = try spotter(["rules", "diff", strict.path, "--against", "squat@2"])
+        let lines = text(changed).split(separator: "\n")
+        #expect(changed.status == 0 && lines.first == "squat: \(strict.path) against squat@2", "\(text(changed)) \(changed.standardError)")
+        #expect(lines.filter { $0.contains("reps ") && $0.contains(" → 0") }.count == 4, "three sessions and the total: \(lines)")
+        #expect(lines.last?.hasPrefix("total: 3 session(s), 3 changed; reps 15 → 0;") == true)
+        let newest = try spotter(["rules", "diff", strict.path, "--against", "published", "--limit", "2"])
+        #expect(text(newest).contains("total: 2 session(s), 2 changed; reps 11 → 0;"), "the newest two: 6 and 5 reps: \(text(newest))")
+        let elsewhere = try spotter(["rules", "diff", strict.path, "--against", "published", "--organization", UUID().uuidString])
+        #expect(text(elsewhere).contains("total: 0 session(s)"))
+        let unknown = try spotter(["rules", "diff", strict.path, "--against", "9"])
+        #expect(unknown.status == 65 && unknown.errorLines.first?.contains("no stored version squat@9") == true)
+    }
+
+    /// Runs `spotter worker` until the jobs `ids` succeeded (or two minutes
+    /// passed), then stops it with SIGTERM; its log.
+    func runWorker(until ids: [String]) async throws -> (Process, String) {
         let worker = Process()
         worker.executableURL = SpotterProcess.executable
         worker.arguments = ["worker", "--concurrency", "2", "--work-dir", directory.appendingPathComponent("work").path]
@@ -139,13 +169,23 @@ struct BackendCommandTests {
         worker.standardError = try FileHandle(forWritingTo: errors)
         try worker.run()
         let deadline = ContinuousClock.now + .seconds(120)
-        while try jobState(id) != "succeeded", ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(200))
+        for id in ids {
+            while try jobState(id) != "succeeded", ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            #expect(try jobState(id) == "succeeded")
         }
-        #expect(try jobState(id) == "succeeded")
         worker.terminate()
         worker.waitUntilExit()
-        let log = try String(contentsOf: errors, encoding: .utf8)
+        return (worker, try String(contentsOf: errors, encoding: .utf8))
+    }
+
+    @Test("spotter worker runs queued jobs and exits cleanly on SIGTERM", .postgresDatabase)
+    func workerProcess() async throws {
+        #expect(try spotter(["migrate"]).status == 0)
+        let id = text(try spotter(["jobs", "enqueue", try track(reps: 4), "--exercise", "squat", "--landmarks"]))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let (worker, log) = try await runWorker(until: [id])
         #expect(worker.terminationReason == .exit && worker.terminationStatus == 0, "\(log)")
         #expect(log.contains("stopped"), "\(log)")
     }

@@ -138,3 +138,33 @@ struct AnalysisStoreTests {
         }
     }
 }
+
+@Suite("Stored tracks, a page at a time")
+struct StoredTracksTests {
+    @Test("analysed sessions' tracks newest first, a page at a time, of one organization or since a time", .postgresDatabase)
+    func pages() async throws {
+        let (queue, organization) = try await StoreFixtures.queue()
+        let other = try await Organization.create(name: "Another gym", on: queue.connection)
+        var made: [UUID] = []
+        for (index, owner) in [organization, organization, other].enumerated() {
+            _ = try await queue.enqueue(StoreFixtures.request(owner, key: "set-\(index)"))
+            let claimed = try #require(try await queue.claim(worker: "w"))
+            let (track, rule) = try StoreFixtures.squats(reps: index + 2, seed: UInt64(index))
+            try await AnalysisStore(queue: queue).complete(claimed, report: Scorer(rule: rule).score(track).report, track: track)
+            _ = try await queue.connection.query(
+                "UPDATE sessions SET created_at = now() - make_interval(days => $2) WHERE id = $1", [claimed.job.sessionID, 10 - index])
+            made.append(claimed.job.sessionID)
+        }
+        let first = try await StoredTracks.page(exercise: "squat", organizationID: nil, since: nil, after: nil, limit: 2, on: queue.connection)
+        #expect(first.map(\.sessionID) == [made[2], made[1]], "newest first")
+        let second = try await StoredTracks.page(exercise: "squat", organizationID: nil, since: nil, after: first.last, limit: 2, on: queue.connection)
+        #expect(second.map(\.sessionID) == [made[0]])
+        #expect(second[0].track == (try StoreFixtures.squats(reps: 2, seed: 0)).track)
+        let mine = try await StoredTracks.page(exercise: "squat", organizationID: organization.id, since: nil, after: nil, limit: 10, on: queue.connection)
+        #expect(mine.map(\.sessionID) == [made[1], made[0]])
+        let recent = try await StoredTracks.page(
+            exercise: "squat", organizationID: nil, since: Date().addingTimeInterval(-9.5 * 86_400), after: nil, limit: 10, on: queue.connection)
+        #expect(recent.map(\.sessionID) == [made[2], made[1]])
+        #expect(try await StoredTracks.page(exercise: "pushup", organizationID: nil, since: nil, after: nil, limit: 10, on: queue.connection).isEmpty)
+    }
+}
