@@ -7,7 +7,9 @@ import Rules
 /// Writes a finished job's results: the report, its reps and faults as rows, the
 /// packed landmark track and the `analysis.completed` outbox event, together with
 /// the job's completion, in one transaction. A worker that lost its lease writes
-/// nothing.
+/// nothing. The new analysis is the session's current one; a re-score's sits
+/// beside the old ones (its track is already stored, and reps turning at the
+/// same moment keep their pictures).
 public struct AnalysisStore: Sendable {
     public let queue: JobQueue
 
@@ -27,12 +29,16 @@ public struct AnalysisStore: Sendable {
             let job = claimed.job
             try queue.complete(claimed.lease, in: session)
             let reportJSON = String(decoding: report.jsonData(pretty: false), as: UTF8.self)
+            let rescore = job.kind == .rescore
+            let previous = try session.query(
+                "UPDATE analyses SET current = false WHERE session_id = $1 AND current RETURNING id", [job.sessionID]
+            ).first?.decode("id", as: UUID.self)
             let analysisID: UUID = try session.query("""
-                INSERT INTO analyses (organization_id, session_id, job_id, exercise, rules_version, rep_count, hold_ms, report)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) RETURNING id
+                INSERT INTO analyses (organization_id, session_id, job_id, exercise, rules_version, rep_count, hold_ms, report, current, rescore)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, true, $9) RETURNING id
                 """,
                 [job.organizationID, job.sessionID, job.id, report.exercise, report.rulesVersion, report.repCount,
-                 report.holdMilliseconds, reportJSON])[0].decode("id")
+                 report.holdMilliseconds, reportJSON, rescore])[0].decode("id")
             for rep in report.reps {
                 try session.query("""
                     INSERT INTO reps (analysis_id, index, start_ms, bottom_ms, end_ms, metrics, organization_id)
@@ -54,6 +60,20 @@ public struct AnalysisStore: Sendable {
                     [analysisID, fault.rep, fault.code, fault.severity, fault.startMilliseconds, fault.endMilliseconds,
                      fault.message, job.organizationID])
             }
+            if rescore, let previous {
+                // The same video: a rep that turns at the same moment keeps its picture.
+                try session.query("""
+                    INSERT INTO rep_thumbnails (analysis_id, rep_index, organization_id, jpeg)
+                    SELECT $1, new.index, t.organization_id, t.jpeg FROM rep_thumbnails AS t
+                    JOIN reps AS old ON old.analysis_id = t.analysis_id AND old.index = t.rep_index
+                    JOIN reps AS new ON new.analysis_id = $1 AND new.bottom_ms = old.bottom_ms
+                    WHERE t.analysis_id = $2
+                    ON CONFLICT DO NOTHING
+                    """, [analysisID, previous])
+            }
+            try OutboxEvent.analysisCompleted(job: job, analysisID: analysisID, report: report).insert(session)
+            // A re-score reads the stored track: there is nothing new to keep.
+            guard !rescore else { return analysisID }
             try session.query("""
                 INSERT INTO landmark_tracks (session_id, packing, frame_count, data, organization_id) VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT (session_id) DO UPDATE
@@ -62,7 +82,6 @@ public struct AnalysisStore: Sendable {
             try session.query(
                 "UPDATE sessions SET duration_ms = $2, updated_at = now() WHERE id = $1",
                 [job.sessionID, report.source.durationMilliseconds])
-            try OutboxEvent.analysisCompleted(job: job, analysisID: analysisID, report: report).insert(session)
             return analysisID
         }
     }

@@ -7,6 +7,8 @@ public enum JobKind: String, Sendable, Codable {
     case analyzeVideo = "analyze_video"
     /// Score a landmark track uploaded from a phone; no models run.
     case scoreTrack = "score_track"
+    /// Score a session's stored track again with a stored rule version; no models run.
+    case rescore
 }
 
 /// A job as the queue keeps it.
@@ -15,6 +17,8 @@ public struct Job: Sendable, Equatable, Codable {
     public var organizationID: UUID
     public var sessionID: UUID
     public var kind: JobKind
+    /// The rule version a re-scoring job scores with (`squat@3`); nil for other kinds.
+    public var rulesVersion: String?
     /// The SHA-256 (hex) of the key it was enqueued with.
     public var idempotencyKey: String
     public var state: JobState
@@ -34,7 +38,7 @@ public struct Job: Sendable, Equatable, Codable {
     static let columns = """
         j.id, j.organization_id, j.session_id, j.kind, j.idempotency_key, j.state, j.priority, j.run_at,
         j.attempts, j.max_attempts, j.lease_expirations, j.leased_by, j.heartbeat_at, j.cancel_requested,
-        j.last_error, j.created_at, j.finished_at
+        j.last_error, j.created_at, j.finished_at, j.rules_version
         """
 
     init(row: PostgresRow) throws {
@@ -57,6 +61,7 @@ public struct Job: Sendable, Equatable, Codable {
         lastError = try row.decode("last_error", as: String?.self)
         createdAt = try row.decode("created_at")
         finishedAt = try row.decode("finished_at", as: Date?.self)
+        rulesVersion = try row.decode("rules_version", as: String?.self)
     }
 
     var lifecycle: JobLifecycle {

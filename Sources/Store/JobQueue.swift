@@ -109,7 +109,7 @@ public struct JobQueue: Sendable {
                     WHERE id = $1
                     RETURNING *),
                 session AS (
-                    UPDATE sessions AS s SET status = $6, updated_at = now()
+                    UPDATE sessions AS s SET status = CASE WHEN claimed.kind = 'rescore' THEN s.status ELSE $6 END, updated_at = now()
                     FROM claimed WHERE s.id = claimed.session_id
                     RETURNING s.exercise, s.source_uri, s.made_by)
                 SELECT \(Job.columns), j.lease_id, j.lease_expires_at, session.exercise, session.source_uri, session.made_by
@@ -239,13 +239,14 @@ public struct JobQueue: Sendable {
                     finished_at = CASE WHEN $9 THEN now() END,
                     updated_at = now()
                 WHERE id = $1
-                RETURNING session_id)
+                RETURNING session_id, kind)
+            -- A re-scoring job leaves its session as it was: the analysis it had stands whatever happens.
             UPDATE sessions SET status = $8, failure_reason = CASE WHEN $8 = 'failed' THEN $7 END, updated_at = now()
-            FROM job WHERE sessions.id = job.session_id
+            FROM job WHERE sessions.id = job.session_id AND job.kind <> 'rescore'
             """,
             [jobID, lifecycle.state.rawValue, lifecycle.attempts, lifecycle.leaseExpirations, lifecycle.cancelRequested,
              runAgainMilliseconds, reason, Self.sessionStatus(lifecycle.state), lifecycle.state.isFinished])
-        if lifecycle.state == .failed || lifecycle.state == .dead {
+        if lifecycle.state == .failed || lifecycle.state == .dead, job.kind != .rescore {
             try OutboxEvent.analysisFailed(job: job, state: lifecycle.state, reason: reason ?? "failed").insert(session)
         }
         if lifecycle.state == .queued { try session.query("SELECT pg_notify($1, '')", [Self.channel]) }

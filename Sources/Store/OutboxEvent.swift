@@ -15,6 +15,7 @@ struct OutboxEvent {
     enum PayloadValue: Codable, Equatable {
         case text(String)
         case number(Int)
+        case flag(Bool)
         case object([String: PayloadValue])
         case null
 
@@ -22,6 +23,8 @@ struct OutboxEvent {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() {
                 self = .null
+            } else if let flag = try? container.decode(Bool.self) {
+                self = .flag(flag)
             } else if let number = try? container.decode(Int.self) {
                 self = .number(number)
             } else if let text = try? container.decode(String.self) {
@@ -36,6 +39,7 @@ struct OutboxEvent {
             switch self {
             case .text(let text): try container.encode(text)
             case .number(let number): try container.encode(number)
+            case .flag(let flag): try container.encode(flag)
             case .object(let object): try container.encode(object)
             case .null: try container.encodeNil()
             }
@@ -56,6 +60,8 @@ struct OutboxEvent {
             "job_id": .number(Int(job.id)),
             "analysis_id": .text(analysisID.uuidString.lowercased()),
             "report_url": .text("/v1/sessions/\(job.sessionID.uuidString.lowercased())/report"),
+            // A stored track scored again with another rule version (`spotter rules rescore`).
+            "rescore": .flag(job.kind == .rescore),
             "summary": .object([
                 "exercise": .text(report.exercise), "rep_count": .number(report.repCount),
                 "hold_ms": report.holdMilliseconds.map { .number($0) } ?? .null, "fault_counts": .object(faultCounts.mapValues { .number($0) }),

@@ -29,10 +29,11 @@ struct SessionJob: Sendable {
     }
 
     func run() async throws -> Results {
+        if claimed.job.kind == .rescore { return try await rescore() }
         let rule = try await currentRule()
         let input = try await fetchSource()
         var (track, warnings) = switch claimed.job.kind {
-        case .scoreTrack: (try LandmarkTrack(contentsOfFile: input, maxBytes: configuration.maxTrackBytes), [String]())
+        case .scoreTrack, .rescore: (try LandmarkTrack(contentsOfFile: input, maxBytes: configuration.maxTrackBytes), [String]())
         case .analyzeVideo: try await findLandmarks(in: input, hands: rule.usesHands)
         }
         track.header.source = redactedSource(claimed.sourceURI)
@@ -43,6 +44,19 @@ struct SessionJob: Sendable {
             results.thumbnails = await thumbnails(of: input, at: report.reps.map(\.bottomMilliseconds))
         }
         return results
+    }
+
+    /// The session's stored track scored with the job's rule version: no
+    /// source fetched, no child process, no model.
+    private func rescore() async throws -> Results {
+        let version = claimed.job.rulesVersion ?? ""
+        guard let at = version.lastIndex(of: "@"), let number = Int(version[version.index(after: at)...]) else {
+            throw RescoreFailure(reason: "the job names no rule version (\(version))")
+        }
+        let rule = try await RuleVersions.rule(exercise: String(version[..<at]), version: number, on: connection)
+        guard let track = try await AnalysisStore(queue: JobQueue(connection: connection)).track(sessionID: claimed.job.sessionID, .allOrganizations)
+        else { throw RescoreFailure(reason: "the session has no stored landmark track to score again") }
+        return Results(report: Scorer(rule: rule).score(track).report, track: track)
     }
 
     /// A picture of the video at each of `times`, with the skeleton, made by
@@ -162,6 +176,14 @@ func redactedSource(_ uri: String) -> String {
         return uri.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
     }
     return redactedURL(url)
+}
+
+/// A re-scoring job that cannot be done: the same again next time.
+struct RescoreFailure: DescribedFailure, CustomStringConvertible {
+    var reason: String
+    var failureKind: FailureKind { .badInput }
+    var safeMessage: String { reason }
+    var description: String { reason }
 }
 
 /// An upload's job on a worker that cannot fetch uploads.

@@ -178,7 +178,7 @@ extension JobState: ExpressibleByArgument {}
 private func describe(_ job: Job) {
     let lines: [(String, String?)] = [
         ("job", String(job.id)), ("state", job.state.rawValue + (job.cancelRequested && job.state == .running ? " (cancel requested)" : "")),
-        ("kind", job.kind.rawValue), ("session", job.sessionID.uuidString.lowercased()),
+        ("kind", job.kind.rawValue), ("rules version", job.rulesVersion), ("session", job.sessionID.uuidString.lowercased()),
         ("organization", job.organizationID.uuidString.lowercased()),
         ("attempts", "\(job.attempts) of \(job.maxAttempts)"), ("lost leases", String(job.leaseExpirations)),
         ("priority", String(job.priority)), ("run at", timestamp(job.runAt)),

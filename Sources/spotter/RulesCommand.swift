@@ -10,7 +10,7 @@ extension Spotter {
         static let configuration = CommandConfiguration(
             commandName: "rules",
             abstract: "Author and check the exercise rules (Rules/*.yaml; see Rules/README.md).",
-            subcommands: [List.self, Show.self, Lint.self, Test.self, Publish.self, Versions.self, Rollback.self, Diff.self])
+            subcommands: [List.self, Show.self, Lint.self, Test.self, Publish.self, Versions.self, Rollback.self, Diff.self, Rescore.self])
     }
 }
 

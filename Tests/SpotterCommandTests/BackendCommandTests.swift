@@ -157,6 +157,42 @@ struct BackendCommandTests {
         #expect(unknown.status == 65 && unknown.errorLines.first?.contains("no stored version squat@9") == true)
     }
 
+    @Test("rules rescore queues each stored session once per version and, with --wait, follows a worker until it is done", .postgresDatabase)
+    func rescoreRules() async throws {
+        #expect(try spotter(["migrate"]).status == 0)
+        var ids: [String] = []
+        for reps in [4, 5] {
+            ids.append(text(try spotter(["jobs", "enqueue", try track(reps: reps), "--exercise", "squat", "--landmarks"]))
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        _ = try await runWorker(until: ids)
+        let original = try String(contentsOf: SpotterProcess.repository.appendingPathComponent("Rules/squat.yaml"), encoding: .utf8)
+        let strict = directory.appendingPathComponent("strict.yaml")
+        try original.replacingOccurrences(of: "min_range: 35", with: "min_range: 170").write(to: strict, atomically: true, encoding: .utf8)
+        #expect(try spotter(["rules", "publish", strict.path]).status == 0)
+
+        let queued = try spotter(["rules", "rescore", "squat"])
+        // The worker recorded the file as squat@2, so the published candidate is squat@3.
+        #expect(text(queued) == "squat@3: 2 session(s) with a stored track; 2 re-scoring job(s) queued, 0 queued or done before\n",
+                "\(text(queued)) \(queued.standardError)")
+        let again = try spotter(["rules", "rescore", "squat", "--version", "squat@3"])
+        #expect(text(again).hasSuffix("0 re-scoring job(s) queued, 2 queued or done before\n"))
+        let missing = try spotter(["rules", "rescore", "squat", "--version", "7"])
+        #expect(missing.status == 65 && missing.errorLines.first?.contains("no stored version squat@7") == true)
+
+        let jobs = try JSONSerialization.jsonObject(with: try spotter(["jobs", "list", "--json"]).standardOutput) as? [[String: Any]] ?? []
+        let rescoring = jobs.filter { $0["kind"] as? String == "rescore" }.compactMap { ($0["id"] as? Int).map(String.init) }
+        #expect(rescoring.count == 2)
+        let waiting = Task { try spotter(["rules", "rescore", "squat", "--wait"]) }
+        _ = try await runWorker(until: rescoring)
+        let followed = try await waiting.value
+        #expect(followed.status == 0 && text(followed).hasSuffix("squat@3: 2 session(s) re-scored, 0 failed (`spotter jobs list --state failed` and `--state dead` say why)\n"),
+                "\(text(followed)) \(followed.standardError)")
+        #expect(followed.standardError.contains("re-scored 2 of 2"))
+        let shown = text(try spotter(["jobs", "show", rescoring[0]]))
+        #expect(shown.contains("rules version:   squat@3") && shown.contains("state:           succeeded"), "\(shown)")
+    }
+
     /// Runs `spotter worker` until the jobs `ids` succeeded (or two minutes
     /// passed), then stops it with SIGTERM; its log.
     func runWorker(until ids: [String]) async throws -> (Process, String) {
