@@ -55,7 +55,10 @@ public struct AnalysisWorker: Service {
                 }
             }
             do {
-                let notification = try await listener.nextNotification(timeout: configuration.pollInterval)
+                // With every slot taken, look again soon: a job that ends frees one without a notification
+                // (a local poll of the listener's socket, no query), so short jobs follow each other at once.
+                let full = running.count >= configuration.concurrency
+                let notification = try await listener.nextNotification(timeout: full ? .milliseconds(10) : configuration.pollInterval)
                 if let notification, notification.channel == JobQueue.cancelChannel, let id = Int64(notification.payload),
                    running.contains(job: id) {
                     nudges.nudge(id)

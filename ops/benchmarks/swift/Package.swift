@@ -34,6 +34,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
+            name: "RescoreBenchmark",
+            dependencies: [
+                .product(name: "Store", package: "Spotter"), .product(name: "Postgres", package: "Spotter"),
+                .product(name: "Rules", package: "Spotter"), .product(name: "LandmarkTracks", package: "Spotter"),
+                .product(name: "SyntheticMotion", package: "Spotter"),
+            ]),
+        .executableTarget(
             name: "BareHTTPBenchmark",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
     ],
