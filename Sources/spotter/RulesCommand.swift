@@ -106,19 +106,23 @@ func table(_ rows: [[String]]) -> String {
 extension Spotter.RulesCommand {
     struct Test: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Score landmark tracks with a rule, published or draft, and check what it finds.",
+            abstract: "Check rules against their golden cases, or score given landmark tracks with a rule.",
             discussion: """
-                RULE is an exercise of the rules directory or the path of a rule file being written. \
-                Each track's reps, faults and hold time are printed; with --expect-… options, each \
-                track must match them. Fault counts are reps carrying the code (episodes, for holds). \
-                Exit 0 when every expectation holds, 1 when one does not, 65 for a malformed track or rule.
+                With no --landmarks: every exercise named (all, when none is) is scored on its golden \
+                cases — the tracks in the rules directory's tests/NAME/, each with NAME.expected.json \
+                beside it (reps, fault counts by code, warnings, and for holds the range the time held \
+                must fall in) — and a table says which pass, with the differences. \
+                With --landmarks: RULE (an exercise, or the path of a rule file being written) scores \
+                each track; its reps, faults and hold time are printed, and with --expect-… options \
+                each track must match them. Fault counts are reps carrying the code (episodes, for holds). \
+                Exit 0 when everything holds, 1 when something does not, 65 for a malformed track, rule or case.
                 """)
 
-        @Argument(help: "An exercise name, or the path of a rule file (*.yaml).")
-        var rule: String
+        @Argument(help: "Exercises (default: every one); with --landmarks, one exercise or the path of a rule file.")
+        var names: [String] = []
 
         @Option(name: .customLong("landmarks"), help: ArgumentHelp("A track to score; repeat for more.", valueName: "track.jsonl"))
-        var tracks: [String]
+        var tracks: [String] = []
 
         @Option(help: "The rep count each track must give.")
         var expectReps: Int?
@@ -134,12 +138,17 @@ extension Spotter.RulesCommand {
         @OptionGroup var rules: RulesLocation
 
         func validate() throws {
-            guard !tracks.isEmpty else { throw ValidationError("give at least one track with --landmarks") }
+            if !tracks.isEmpty, names.count != 1 { throw ValidationError("with --landmarks, give one exercise or rule file") }
+            if tracks.isEmpty, expectReps != nil || expectFaults != nil || expectHoldMs != nil {
+                throw ValidationError("the --expect-… options go with --landmarks tracks")
+            }
             if let expectFaults { _ = try Self.faultCounts(expectFaults) }
             if let expectHoldMs { _ = try Self.holdRange(expectHoldMs) }
         }
 
         func run() throws {
+            if tracks.isEmpty { return try GoldenCases(directory: try rules.directory()).check(names) }
+            let rule = names[0]
             let isFile = rule.hasSuffix(".yaml") || rule.contains("/")
             let directory = isFile ? "" : try rules.directory()
             let exerciseRule: ExerciseRule

@@ -171,7 +171,8 @@ struct AnalyzeCommandTests {
         ["analyze", "--landmarks", "x.jsonl", "--exercise", "squat", "--hands", "on"],
         ["analyze", "x.mp4", "--exercise", "squat", "--hands", "sometimes"],
         ["analyze", "x.mp4"],
-        ["rules", "test", "squat"],
+        ["rules", "test", "squat", "--expect-reps", "4"],
+        ["rules", "test", "squat", "lunge", "--landmarks", "x.jsonl"],
         ["rules", "test", "squat", "--landmarks", "x.jsonl", "--expect-faults", "shallow_depth"],
     ])
     func badUsage(_ arguments: [String]) throws {
@@ -221,6 +222,51 @@ struct AnalyzeCommandTests {
         #expect(failing.status == 1)
         let text = String(decoding: failing.standardOutput, as: UTF8.self)
         #expect(text.contains("FAIL \(track)") && text.contains("expected forward_lean=\(leans), found \(set.reps.count)"), "\(text)")
+    }
+}
+
+@Suite("spotter rules test on the golden cases")
+struct GoldenCaseCommandTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-golden-\(UUID())")
+
+    /// A copy of the repository's rules directory, golden cases included.
+    func rulesCopy() throws -> URL {
+        let copy = directory.appendingPathComponent("Rules")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: RuleFiles.directory), to: copy)
+        return copy
+    }
+
+    @Test("every exercise's golden cases pass with the repository's rules")
+    func repository() throws {
+        let outcome = try SpotterProcess.run(["rules", "test"])
+        let text = String(decoding: outcome.standardOutput, as: UTF8.self)
+        #expect(outcome.status == 0, "\(text)\(outcome.standardError)")
+        for exercise in ["squat", "pushup", "bicep_curl", "lunge", "overhead_press", "jumping_jack", "deadlift", "plank"] {
+            #expect(text.contains("\n\(exercise) "), "golden cases of \(exercise)")
+        }
+        #expect(!text.contains("FAIL") && text.contains(" golden case(s) pass\n"))
+    }
+
+    @Test("a changed rule fails its cases with the differences; an exercise without cases fails; a broken expected file is 65")
+    func failures() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rules = try rulesCopy()
+        let squat = rules.appendingPathComponent("squat.yaml")
+        try String(contentsOf: squat, encoding: .utf8).replacingOccurrences(of: "min_range: 35", with: "min_range: 170")
+            .write(to: squat, atomically: true, encoding: .utf8)
+        let changed = try SpotterProcess.run(["rules", "test", "squat", "--rules-dir", rules.path])
+        let text = String(decoding: changed.standardOutput, as: UTF8.self)
+        #expect(changed.status == 1, "\(text)")
+        #expect(text.contains("squat/side:\n  reps: expected 4, found 0") && text.contains("1 of 3 golden case(s) pass; 2 failed"), "\(text)")
+
+        try FileManager.default.removeItem(at: rules.appendingPathComponent("tests/lunge"))
+        let none = try SpotterProcess.run(["rules", "test", "lunge", "--rules-dir", rules.path])
+        #expect(none.status == 1 && String(decoding: none.standardOutput, as: UTF8.self).contains("no golden cases"))
+
+        try Data("{\"reps\": \"four\"}".utf8).write(to: rules.appendingPathComponent("tests/pushup/side.expected.json"))
+        let broken = try SpotterProcess.run(["rules", "test", "pushup", "--rules-dir", rules.path])
+        #expect(broken.status == 65 && broken.errorLines.first?.contains("side.expected.json") == true, "\(broken.standardError)")
     }
 }
 
