@@ -6,11 +6,14 @@ public struct RuleError: Error, Sendable, CustomStringConvertible {
     public var file: String
     /// The line, counting from 1; 0 when the problem is the file as a whole.
     public var line: Int
+    /// The column, counting from 1; 0 when not known.
+    public var column: Int
     public var reason: String
 
-    public init(file: String, line: Int, reason: String) {
+    public init(file: String, line: Int, column: Int = 0, reason: String) {
         self.file = file
         self.line = line
+        self.column = column
         self.reason = reason
     }
 

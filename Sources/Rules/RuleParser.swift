@@ -11,7 +11,8 @@ extension ExerciseRule {
             guard let node = try Yams.compose(yaml: yaml) else { throw RuleError(file: file, line: 0, reason: "empty rule file") }
             root = node
         } catch let error as YamlError {
-            throw RuleError(file: file, line: Self.line(of: error), reason: "not valid YAML: \(Self.problem(of: error))")
+            let (line, column) = Self.position(of: error)
+            throw RuleError(file: file, line: line, column: column, reason: "not valid YAML: \(Self.problem(of: error))")
         }
         let top = try YAMLValue(node: root, file: file, path: "").mapping(allowing: [
             "exercise", "version", "title", "visibility", "smoothing", "signals", "position", "travels", "reps", "hold", "metrics",
@@ -318,10 +319,10 @@ extension ExerciseRule {
 
     // MARK: - YAML errors
 
-    private static func line(of error: YamlError) -> Int {
+    private static func position(of error: YamlError) -> (line: Int, column: Int) {
         switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): mark.line
-        default: 0
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): (mark.line, mark.column)
+        default: (0, 0)
         }
     }
 

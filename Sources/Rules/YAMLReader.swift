@@ -11,7 +11,7 @@ struct YAMLValue {
     var line: Int { node.mark?.line ?? 0 }
 
     func error(_ reason: String) -> RuleError {
-        RuleError(file: file, line: line, reason: path.isEmpty ? reason : "\(path): \(reason)")
+        RuleError(file: file, line: line, column: node.mark?.column ?? 0, reason: path.isEmpty ? reason : "\(path): \(reason)")
     }
 
     func string() throws -> String {

@@ -59,11 +59,20 @@ extension Spotter.RulesCommand {
 
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check rule files: every problem as file:line: reason, exit 65 if there is one.",
-            discussion: "With no files, checks every file of the rules directory, and that each is named after its exercise.")
+            abstract: "Check rule files: every problem as file:line:col: error|warning: …, exit 65 if there is an error.",
+            discussion: """
+                Besides reading each file as a rule (YAML, keys, landmarks, signals, thresholds, message \
+                placeholders), finds faults that can never fire, faults judged from views that cannot show \
+                their signal (errors), signals nothing uses and rep bands narrower than MediaPipe's noise \
+                (warnings); each with a hint. With no files, checks every file of the rules directory, and \
+                that each is named after its exercise. --json prints the problems as a JSON array for editors.
+                """)
 
         @Argument(help: "Rule files to check (default: the whole rules directory).")
         var files: [String] = []
+
+        @Flag(help: "Print the problems as a JSON array (file, line, column, severity, message, hint).")
+        var json = false
 
         @OptionGroup var rules: RulesLocation
 
@@ -74,17 +83,38 @@ extension Spotter.RulesCommand {
                 files = try RuleBook.files(in: rules.directory())
                 checkNames = true
             }
-            var problems = 0
+            var all: [RuleDiagnostic] = []
+            var clean: [String] = []
             for file in files {
-                do {
-                    let rule = try checkNames ? RuleBook.load(directoryFile: file) : RuleBook.load(file: file)
-                    print("ok  \(file) (\(rule.rulesVersion), \(rule.movementSummary), faults: \(rule.faultCodes.joined(separator: ", ")))")
-                } catch {
-                    problems += 1
-                    FileHandle.standardError.write(Data("\(CommandContract.errorPrefix)\(describeFailure(error).message)\n".utf8))
+                guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                    all.append(RuleDiagnostic(file: file, line: 0, column: 0, severity: .error, message: "cannot read the file as UTF-8 text", hint: nil))
+                    continue
+                }
+                var found = RuleLint.diagnostics(file: file, text: text)
+                if checkNames, !found.contains(where: { $0.severity == .error }) {
+                    do { _ = try RuleBook.load(directoryFile: file) } catch let error as RuleError {
+                        found.append(RuleDiagnostic(file: file, line: 0, column: 0, severity: .error, message: error.reason, hint: "rename the file"))
+                    }
+                }
+                all += found
+                if !found.contains(where: { $0.severity == .error }), let rule = try? ExerciseRule(yaml: text, file: file) {
+                    clean.append("ok  \(file) (\(rule.rulesVersion), \(rule.movementSummary), faults: \(rule.faultCodes.joined(separator: ", ")))")
                 }
             }
-            if problems > 0 { throw ExitCode(CommandContract.exitStatus(of: .badInput)) }
+            let errors = all.filter { $0.severity == .error }.count
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                FileHandle.standardOutput.write(try encoder.encode(all) + Data("\n".utf8))
+            } else {
+                for diagnostic in all {
+                    print(diagnostic.description)
+                    if let hint = diagnostic.hint { print("    hint: \(hint)") }
+                }
+                for line in clean { print(line) }
+                print("\(errors) error(s), \(all.count - errors) warning(s) in \(files.count) file(s)")
+            }
+            if errors > 0 { throw ExitCode(CommandContract.exitStatus(of: .badInput)) }
         }
     }
 }
