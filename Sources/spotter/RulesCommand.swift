@@ -68,7 +68,7 @@ extension Spotter.RulesCommand {
                 that each is named after its exercise. --json prints the problems as a JSON array for editors.
                 """)
 
-        @Argument(help: "Rule files to check (default: the whole rules directory).")
+        @Argument(help: "Rule files or directories of them to check (default: the whole rules directory).")
         var files: [String] = []
 
         @Flag(help: "Print the problems as a JSON array (file, line, column, severity, message, hint).")
@@ -77,21 +77,29 @@ extension Spotter.RulesCommand {
         @OptionGroup var rules: RulesLocation
 
         func run() throws {
-            var files = files
-            var checkNames = false
-            if files.isEmpty {
-                files = try RuleBook.files(in: rules.directory())
-                checkNames = true
+            // A directory's files must be named after their exercises, as in the rules directory.
+            var named: [(file: String, checkName: Bool)] = []
+            do {
+                for argument in files.isEmpty ? [try rules.directory()] : files {
+                    var isDirectory: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+                        named += try RuleBook.files(in: argument).map { ($0, true) }
+                    } else {
+                        named.append((argument, false))
+                    }
+                }
+            } catch {
+                throw commandFailure(error)
             }
             var all: [RuleDiagnostic] = []
             var clean: [String] = []
-            for file in files {
+            for (file, checkName) in named {
                 guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
                     all.append(RuleDiagnostic(file: file, line: 0, column: 0, severity: .error, message: "cannot read the file as UTF-8 text", hint: nil))
                     continue
                 }
                 var found = RuleLint.diagnostics(file: file, text: text)
-                if checkNames, !found.contains(where: { $0.severity == .error }) {
+                if checkName, !found.contains(where: { $0.severity == .error }) {
                     do { _ = try RuleBook.load(directoryFile: file) } catch let error as RuleError {
                         found.append(RuleDiagnostic(file: file, line: 0, column: 0, severity: .error, message: error.reason, hint: "rename the file"))
                     }
@@ -112,7 +120,7 @@ extension Spotter.RulesCommand {
                     if let hint = diagnostic.hint { print("    hint: \(hint)") }
                 }
                 for line in clean { print(line) }
-                print("\(errors) error(s), \(all.count - errors) warning(s) in \(files.count) file(s)")
+                print("\(errors) error(s), \(all.count - errors) warning(s) in \(named.count) file(s)")
             }
             if errors > 0 { throw ExitCode(CommandContract.exitStatus(of: .badInput)) }
         }

@@ -77,7 +77,8 @@ extension Spotter.RulesCommand {
                 }
             }
             print(total.summary)
-            logger.info("\(total.sessions) session(s) scored twice in \(ContinuousClock.now - started)")
+            let elapsed = (ContinuousClock.now - started).components
+            logger.info("\(total.sessions) session(s) scored twice in \(String(format: "%.2f s", Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18))")
         }
 
         /// The stored version to compare with.

@@ -68,6 +68,31 @@ struct RuleLintCommandTests {
         }, "\(diagnostics)")
     }
 
+    @Test("a directory of broken rule files, one per kind: every problem at its place, exit 65")
+    func directory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-lint-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let squat = try String(contentsOfFile: RuleFiles.directory + "/squat.yaml", encoding: .utf8)
+        var expected: [String] = []
+        for kind in Self.cases {
+            let text = squat.replacingOccurrences(of: kind.original, with: kind.broken)
+            // Named after its exercise, as a rules directory's files must be.
+            let exercise = kind.name.replacingOccurrences(of: "-", with: "_")
+            let file = directory.appendingPathComponent("\(exercise).yaml").path
+            try text.replacingOccurrences(of: "exercise: squat", with: "exercise: \(exercise)").write(toFile: file, atomically: true, encoding: .utf8)
+            let lines = text.components(separatedBy: "\n")
+            let line = try #require(lines.firstIndex { $0.contains(kind.needle) })
+            let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].range(of: kind.at ?? kind.needle)!.lowerBound) + 1
+            expected.append("\(file):\(line + 1):\(column): \(kind.expected)")
+        }
+        let outcome = try SpotterProcess.run(["rules", "lint", directory.path])
+        let output = String(decoding: outcome.standardOutput, as: UTF8.self)
+        #expect(outcome.status == 65)
+        for line in expected { #expect(output.contains(line), "\(line)\n\(output)") }
+        #expect(output.hasSuffix("7 error(s), 2 warning(s) in 9 file(s)\n"), "\(output)")
+    }
+
     @Test("broken YAML is reported where the parser stopped; the repository's rules are clean")
     func syntaxAndRepository() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-lint-\(UUID())")
