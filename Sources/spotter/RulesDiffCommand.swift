@@ -22,11 +22,7 @@ extension Spotter.RulesCommand {
         @Option(help: "What to compare with: `published` (the current version) or a version number (or exercise@number).")
         var against: String
 
-        @Option(help: "Only this organization's sessions (its id).")
-        var organization: String?
-
-        @Option(help: "Only sessions made since this time or date (ISO 8601).")
-        var since: String?
+        @OptionGroup var sessions: StoredSessionOptions
 
         @Option(help: "At most this many sessions, the newest.")
         var limit: Int?
@@ -36,10 +32,6 @@ extension Spotter.RulesCommand {
 
         func validate() throws {
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
-            if let organization, UUID(uuidString: organization) == nil { throw ValidationError("--organization takes an organization's id (a UUID)") }
-            if let since, Spotter.WebhooksCommand.Replay.time(since) == nil {
-                throw ValidationError("--since \(since): not an ISO 8601 time or date (2026-11-23T10:00:00Z, 2026-11-23)")
-            }
         }
 
         func run() async throws {
@@ -56,8 +48,8 @@ extension Spotter.RulesCommand {
                 let page: [StoredTrack]
                 do {
                     page = try await StoredTracks.page(
-                        exercise: candidate.exercise, organizationID: organization.flatMap(UUID.init(uuidString:)),
-                        since: since.flatMap(Spotter.WebhooksCommand.Replay.time), after: cursor,
+                        exercise: candidate.exercise, organizationID: sessions.organizationID,
+                        since: sessions.sinceDate, after: cursor,
                         limit: min(100, (limit ?? .max) - total.sessions), on: connection)
                 } catch {
                     throw commandFailure(error)
@@ -90,7 +82,7 @@ extension Spotter.RulesCommand {
                     }
                     return current
                 }
-                guard let number = Int(against.split(separator: "@").last ?? ""), number > 0 else {
+                guard let number = ruleVersionNumber(against) else {
                     throw commandFailure(.usage, "--against \(against): give `published` or a version number such as 2 (or \(exercise)@2)")
                 }
                 return try await RuleVersions.rule(exercise: exercise, version: number, on: connection)

@@ -107,8 +107,7 @@ extension Spotter.RulesCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let digits = version.split(separator: "@").last.map(String.init) ?? version
-            guard let number = Int(digits), number > 0 else {
+            guard let number = ruleVersionNumber(version) else {
                 throw commandFailure(.usage, "\"\(version)\" is not a version: give a number such as 2 (or \(exercise)@2)")
             }
             let connection = try await database.connect()

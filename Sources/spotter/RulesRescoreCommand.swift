@@ -23,11 +23,7 @@ extension Spotter.RulesCommand {
         @Option(help: "The rule version to score with: a number (or exercise@number).")
         var version: String?
 
-        @Option(help: "Only this organization's sessions (its id).")
-        var organization: String?
-
-        @Option(help: "Only sessions made since this time or date (ISO 8601).")
-        var since: String?
+        @OptionGroup var sessions: StoredSessionOptions
 
         @Flag(help: "Follow the jobs until every one is done (needs a running `spotter worker`).")
         var wait = false
@@ -36,25 +32,21 @@ extension Spotter.RulesCommand {
         @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
-            if let organization, UUID(uuidString: organization) == nil { throw ValidationError("--organization takes an organization's id (a UUID)") }
-            if let since, Spotter.WebhooksCommand.Replay.time(since) == nil {
-                throw ValidationError("--since \(since): not an ISO 8601 time or date (2026-11-23T10:00:00Z, 2026-11-23)")
-            }
-            if let version, Int(version.split(separator: "@").last ?? "").map({ $0 > 0 }) != true {
+            if let version, ruleVersionNumber(version) == nil {
                 throw ValidationError("--version \(version): give a version number such as 2 (or \(exercise)@2)")
             }
         }
 
         func run() async throws {
             let connection = try await database.connect()
-            let organizationID = organization.flatMap(UUID.init(uuidString:))
+            let organizationID = sessions.organizationID
             let rule: ExerciseRule
             let enqueued: Rescoring.Enqueued
             do {
                 rule = try await ruleVersion(on: connection)
                 enqueued = try await Rescoring.enqueue(
                     exercise: exercise, rulesVersion: rule.rulesVersion, organizationID: organizationID,
-                    since: since.flatMap(Spotter.WebhooksCommand.Replay.time), on: connection)
+                    since: sessions.sinceDate, on: connection)
             } catch {
                 throw commandFailure(error)
             }
@@ -81,7 +73,7 @@ extension Spotter.RulesCommand {
 
         /// The version asked for; else the current published one; else the rules directory's file, recorded as its own version.
         private func ruleVersion(on connection: PostgresConnection) async throws -> ExerciseRule {
-            if let version, let number = Int(version.split(separator: "@").last ?? "") {
+            if let version, let number = ruleVersionNumber(version) {
                 return try await RuleVersions.rule(exercise: exercise, version: number, on: connection)
             }
             if let published = try await RuleVersions.current(exercise: exercise, on: connection) { return published }

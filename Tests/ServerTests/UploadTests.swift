@@ -141,13 +141,7 @@ struct UploadTests {
                 Thread.detachNewThread { continuation.resume(with: Result { try RawHTTP.exchange(port: port, request, waitingUpTo: 20) }) }
             }
             #expect(ContinuousClock.now - started < .seconds(10), "closed after about a second: \(answer)")
-            // The server's side of the cut-off upload ends on its own schedule (a loaded machine may take a while).
-            var left: [String] = []
-            for _ in 0..<100 {
-                left = try FileManager.default.contentsOfDirectory(atPath: uploads.store.directory)
-                if left == ["sha256"] { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            let left = try await Self.leftovers(uploads)
             #expect(Self.stored(uploads).isEmpty && left == ["sha256"], "\(left)")
             #expect(try await JobQueue(connection: connection).claim(worker: "test") == nil, "no job made")
         }
@@ -176,15 +170,25 @@ struct UploadTests {
             }
             #expect(answer.hasPrefix("HTTP/1.1 408") && answer.contains("urn:spotter:problem:request-timeout"), "\(answer.prefix(400))")
             #expect(ContinuousClock.now - started < .seconds(10))
-            var left: [String] = []
-            for _ in 0..<100 {
-                left = try FileManager.default.contentsOfDirectory(atPath: uploads.store.directory)
-                if left == ["sha256"] { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            let left = try await Self.leftovers(uploads)
             #expect(Self.stored(uploads).isEmpty && left == ["sha256"], "\(left)")
             #expect(try await JobQueue(connection: connection).claim(worker: "test") == nil, "no job made")
         }
+    }
+}
+
+extension UploadTests {
+    /// The storage directory's entries once nothing but `sha256` is left, or as
+    /// they are after 10 s: the server's side of a cut-off upload ends on its
+    /// own schedule (a loaded machine may take a while).
+    static func leftovers(_ uploads: Uploads) async throws -> [String] {
+        var left: [String] = []
+        for _ in 0..<100 {
+            left = try FileManager.default.contentsOfDirectory(atPath: uploads.store.directory)
+            if left == ["sha256"] { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return left
     }
 }
 
