@@ -19,6 +19,8 @@ public struct LandmarkOptions: Sendable {
     public var numHands = 2
     /// The hand model size.
     public var handModel = HandModel.full
+    /// Where the models run: the CPU, or the GPU (where there is a usable one).
+    public var delegate = BaseOptions.Delegate.cpu
     /// How videos are decoded: frame rate, size cap, limits.
     public var decoding = VideoDecodeOptions()
 
@@ -187,12 +189,14 @@ private struct LandmarkerPair: Sendable {
     init(options: LandmarkOptions, installation: MediaPipeInstallation, engine: MediaPipeEngine, mode: RunningMode) throws {
         var poseOptions = PoseLandmarkerOptions()
         poseOptions.baseOptions.modelAssetPath = installation.poseModelPath
+        poseOptions.baseOptions.delegate = options.delegate
         poseOptions.runningMode = mode
         poseOptions.numPoses = options.numPoses
         pose = try PoseLandmarker(options: poseOptions, engine: engine)
         if mode == .video, options.numPoses == 1, options.crowdCheckIntervalMilliseconds != nil {
             var crowdOptions = PoseLandmarkerOptions()
             crowdOptions.baseOptions.modelAssetPath = installation.poseModelPath
+            crowdOptions.baseOptions.delegate = options.delegate
             crowdOptions.runningMode = .image
             crowdOptions.numPoses = CrowdCheck.mostPeople
             crowd = try PoseLandmarker(options: crowdOptions, engine: engine)
@@ -205,6 +209,7 @@ private struct LandmarkerPair: Sendable {
         }
         var handOptions = HandLandmarkerOptions()
         handOptions.baseOptions.modelAssetPath = installation.handModelPath(options.handModel)
+        handOptions.baseOptions.delegate = options.delegate
         handOptions.runningMode = mode
         handOptions.numHands = options.numHands
         hand = try HandLandmarker(options: handOptions, engine: engine)

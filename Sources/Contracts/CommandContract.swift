@@ -48,12 +48,13 @@ public enum CommandContract {
 
     /// The arguments of `spotter landmarks` that write the track of `video` to
     /// `trackPath` and the decoder's warnings (a JSON array of strings) to
-    /// `warningsPath`, at most `maxFrameRate` frames a second, with hands or not.
+    /// `warningsPath`, at most `maxFrameRate` frames a second, with hands or not,
+    /// the models on `delegate` (`cpu` or `gpu`).
     public static func landmarksArguments(
-        video: String, trackPath: String, warningsPath: String, maxFrameRate: Double, hands: Bool
+        video: String, trackPath: String, warningsPath: String, maxFrameRate: Double, hands: Bool, delegate: String = "cpu"
     ) -> [String] {
         ["landmarks", video, "--out", trackPath, "--warnings-out", warningsPath, "--max-fps", String(maxFrameRate)]
-            + (hands ? ["--hands"] : [])
+            + (hands ? ["--hands"] : []) + (delegate == "cpu" ? [] : ["--delegate", delegate])
     }
 
     /// The arguments of the worker's own `spotter thumbnails` (not for users):

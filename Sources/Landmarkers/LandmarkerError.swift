@@ -10,6 +10,7 @@ public struct LandmarkerError: Error, Sendable, CustomStringConvertible {
         enum Base: String, Hashable, Sendable {
             case engineUnavailable
             case modelUnavailable
+            case gpuUnavailable
             case invalidOptions
             case invalidImage
             case unreadableImage
@@ -25,6 +26,8 @@ public struct LandmarkerError: Error, Sendable, CustomStringConvertible {
         public static let engineUnavailable = Code(base: .engineUnavailable)
         /// A model bundle could not be found or opened.
         public static let modelUnavailable = Code(base: .modelUnavailable)
+        /// The GPU delegate was asked for and no usable GPU (with EGL and GLES) is there.
+        public static let gpuUnavailable = Code(base: .gpuUnavailable)
         /// An option is out of its documented range.
         public static let invalidOptions = Code(base: .invalidOptions)
         /// Pixels or an orientation the landmarkers cannot take.
@@ -73,7 +76,7 @@ public struct LandmarkerError: Error, Sendable, CustomStringConvertible {
 extension LandmarkerError: DescribedFailure {
     public var failureKind: FailureKind {
         switch code {
-        case .engineUnavailable, .modelUnavailable: .unavailable
+        case .engineUnavailable, .modelUnavailable, .gpuUnavailable: .unavailable
         case .unreadableImage, .invalidImage: .badInput
         case .invalidOptions: .usage
         default: .internalError

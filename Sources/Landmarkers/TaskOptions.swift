@@ -30,11 +30,24 @@ public enum RunningMode: Sendable, Hashable, CustomStringConvertible {
 
 /// Options every MediaPipe task takes, as MediaPipe's `BaseOptions`.
 public struct BaseOptions: Sendable, Hashable {
+    /// Where the model runs, as MediaPipe's `BaseOptions.Delegate`.
+    public enum Delegate: String, Sendable, Hashable, CaseIterable {
+        case cpu
+        /// OpenGL ES through EGL: needs a real GPU with its driver's EGL vendor
+        /// library (MediaPipe refuses software emulation).
+        case gpu
+
+        var cValue: Int32 { self == .gpu ? kMpDelegateGpu : kMpDelegateCpu }
+    }
+
     /// Path of the `.task` model bundle.
     public var modelAssetPath: String
+    /// The CPU (XNNPACK) by default.
+    public var delegate: Delegate
 
-    public init(modelAssetPath: String = "") {
+    public init(modelAssetPath: String = "", delegate: Delegate = .cpu) {
         self.modelAssetPath = modelAssetPath
+        self.delegate = delegate
     }
 
     /// Lends the C form of these options, valid inside `body` only.
@@ -43,7 +56,7 @@ public struct BaseOptions: Sendable, Hashable {
             var c = MpBaseOptions()
             c.model_asset_path = path
             c.file_descriptor = -1
-            c.delegate = kMpDelegateCpu
+            c.delegate = delegate.cValue
             return try body(c)
         }
     }

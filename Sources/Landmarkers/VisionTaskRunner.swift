@@ -100,7 +100,12 @@ final class VisionTaskRunner<Calls: VisionTaskCalls>: @unchecked Sendable {
         self.task = try baseOptions.withCOptions { base in
             var options = makeOptions(base, slot)
             var task: OpaquePointer?
-            try engine.check(.modelUnavailable, "MediaPipe cannot make a \(Calls.name) from \(baseOptions.modelAssetPath)") {
+            let failure = baseOptions.delegate == .gpu
+                ? (LandmarkerError.Code.gpuUnavailable,
+                   "MediaPipe cannot run a \(Calls.name) on the GPU: the GPU delegate needs a real GPU and its driver's EGL "
+                       + "(libEGL.so.1, libGLESv2.so.2 and the vendor file __EGL_VENDOR_LIBRARY_FILENAMES names); use --delegate cpu")
+                : (LandmarkerError.Code.modelUnavailable, "MediaPipe cannot make a \(Calls.name) from \(baseOptions.modelAssetPath)")
+            try engine.check(failure.0, failure.1) {
                 Calls.create(engine.api.pointee, &options, &task, $0)
             }
             guard let task else { throw LandmarkerError(.modelUnavailable, "MediaPipe returned no \(Calls.name)") }

@@ -138,7 +138,8 @@ struct SessionJob: Sendable {
     private func findLandmarks(in video: String, hands: Bool) async throws -> (LandmarkTrack, [String]) {
         let warningsPath = directory + "/warnings.json"
         let arguments = CommandContract.landmarksArguments(
-            video: video, trackPath: trackPath, warningsPath: warningsPath, maxFrameRate: CommandContract.maxFrameRate, hands: hands)
+            video: video, trackPath: trackPath, warningsPath: warningsPath, maxFrameRate: CommandContract.maxFrameRate, hands: hands,
+            delegate: configuration.delegate)
         let outcome = try await analysisChild(arguments).run { [logger] line in logger.debug("analysis: \(line)") }
         guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
         logger.info("found the landmarks in \(outcome.wallTime)")

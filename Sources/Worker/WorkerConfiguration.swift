@@ -24,6 +24,8 @@ public struct WorkerConfiguration: Sendable {
     /// before it is killed and the job failed: 4 GiB, several times what a
     /// 1280-pixel video with hands needs.
     public var analysisMemoryLimit = 4 << 30
+    /// Where the analysis child runs the models (`spotter landmarks --delegate`): `cpu` or `gpu`.
+    public var delegate = "cpu"
     /// After SIGTERM, how long running jobs may take to finish before their leases are released.
     public var shutdownGrace: Duration
     public var heartbeatInterval: Duration

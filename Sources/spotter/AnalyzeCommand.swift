@@ -46,6 +46,9 @@ extension Spotter {
         @Option(help: "Hand model size: full (accurate) or lite (faster). Videos only.")
         var handModel: HandModel?
 
+        @Option(help: "Where the models run: cpu, or gpu (a real GPU with its EGL driver; exit 69 when there is none). Videos only.")
+        var delegate: BaseOptions.Delegate?
+
         @OptionGroup var rules: RulesLocation
         @OptionGroup var global: GlobalOptions
 
@@ -54,8 +57,8 @@ extension Spotter {
             case (nil, nil): throw ValidationError("give a VIDEO to analyse, or a track with --landmarks")
             case (.some, .some): throw ValidationError("give a VIDEO or --landmarks, not both")
             case (nil, .some):
-                if hands != nil || fps != nil || handModel != nil {
-                    throw ValidationError("--hands, --fps and --hand-model apply to videos, not to --landmarks tracks")
+                if hands != nil || fps != nil || handModel != nil || delegate != nil {
+                    throw ValidationError("--hands, --fps, --hand-model and --delegate apply to videos, not to --landmarks tracks")
                 }
             case (.some, nil): break
             }
@@ -84,6 +87,7 @@ extension Spotter {
                     options.hands = hands ?? .auto
                     options.landmarks.decoding.frameRate = fps
                     options.landmarks.handModel = handModel ?? .full
+                    options.landmarks.delegate = delegate ?? .cpu
                     var progress = ProgressLog(logger: logger, input: input)
                     analysis = try await SessionAnalysis.analyzeVideo(
                         at: input, rule: rule, options: options, installation: MediaPipeInstallation.fromEnvironment(),

@@ -38,6 +38,9 @@ extension Spotter {
         @Option(help: "Hand model size: full (accurate) or lite (faster).")
         var handModel = HandModel.full
 
+        @Option(help: "Where the models run: cpu, or gpu (a real GPU with its EGL driver; exit 69 when there is none).")
+        var delegate = BaseOptions.Delegate.cpu
+
         @Option(name: .shortAndLong, help: "Write the track to this file instead of standard output.")
         var out: String?
 
@@ -64,6 +67,7 @@ extension Spotter {
             options.numPoses = numPoses
             options.numHands = numHands
             options.handModel = handModel
+            options.delegate = delegate
             options.decoding.frameRate = fps
             options.decoding.maxFrameRate = maxFps
             do {
@@ -112,3 +116,4 @@ struct ProgressLog {
 }
 
 extension HandModel: ExpressibleByArgument {}
+extension BaseOptions.Delegate: ExpressibleByArgument {}

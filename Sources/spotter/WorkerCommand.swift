@@ -1,6 +1,7 @@
 import ArgumentParser
 import Contracts
 import Foundation
+import Landmarkers
 import Logging
 import ServiceLifecycle
 import Postgres
@@ -45,6 +46,9 @@ extension Spotter {
         @Flag(help: "Let video URLs point at loopback and private addresses (development only).")
         var allowPrivateSources = false
 
+        @Option(help: "Where the analyses' models run: cpu, or gpu (a real GPU with its EGL driver).")
+        var delegate = BaseOptions.Delegate.cpu
+
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var rules: RulesLocation
         @OptionGroup var global: GlobalOptions
@@ -70,6 +74,7 @@ extension Spotter {
             configuration.analysisMemoryLimit = analysisMemoryLimit << 20
             configuration.shutdownGrace = .seconds(shutdownGrace)
             if allowPrivateSources { configuration.addressPolicy = .allowingPrivateNetworks }
+            configuration.delegate = delegate.rawValue
             configuration.uploads = try Self.uploadAccess()
             var services: [any Service] = [AnalysisWorker(configuration: configuration, logger: logger)]
             if let dispatcher = try await webhookDispatcher(logger: logger) { services.append(dispatcher) }

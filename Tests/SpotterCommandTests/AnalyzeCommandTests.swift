@@ -169,6 +169,8 @@ struct AnalyzeCommandTests {
         ["analyze", "x.mp4", "--landmarks", "x.jsonl", "--exercise", "squat"],
         ["analyze", "--landmarks", "x.jsonl", "--exercise", "squat", "--fps", "10"],
         ["analyze", "--landmarks", "x.jsonl", "--exercise", "squat", "--hands", "on"],
+        ["analyze", "--landmarks", "x.jsonl", "--exercise", "squat", "--delegate", "gpu"],
+        ["landmarks", "x.mp4", "--delegate", "tpu"],
         ["analyze", "x.mp4", "--exercise", "squat", "--hands", "sometimes"],
         ["analyze", "x.mp4"],
         ["rules", "test", "squat", "--expect-reps", "4"],

@@ -116,6 +116,22 @@ struct LandmarksCommandTests {
         #expect(!threadNamespaces.contains(own), "a thread of the child is still on the network: \(threadNamespaces)")
     }
 
+    @Test("--delegate gpu runs the models on a GPU where there is one; without one it exits 69 saying what is missing")
+    func gpuDelegate() throws {
+        let out = path("gpu.jsonl")
+        let outcome = try SpotterProcess.run(["landmarks", TestAssets.photo("bus.jpg"), "--delegate", "gpu", "--out", out])
+        // A GPU MediaPipe can use shows itself as an NVIDIA device or a DRM render node; CI machines have neither.
+        let gpu = FileManager.default.fileExists(atPath: "/dev/nvidia0") || FileManager.default.fileExists(atPath: "/dev/dri/renderD128")
+        if gpu {
+            #expect(outcome.status == 0 && FileManager.default.fileExists(atPath: out), "\(outcome.standardError)")
+        } else {
+            #expect(outcome.status == 69, "\(outcome.standardError)")
+            let said = outcome.errorLines.first ?? ""
+            #expect(said.contains("cannot run a pose landmarker on the GPU") && said.contains("EGL") && said.contains("--delegate cpu"), "\(said)")
+            #expect(try leftovers().isEmpty, "no track written")
+        }
+    }
+
     @Test("an image gives a one-frame track in the file named by --out, and nothing on stdout")
     func imageToFile() throws {
         let out = path("bus.jsonl")

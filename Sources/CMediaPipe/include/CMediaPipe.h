@@ -33,6 +33,7 @@ static const int kMpRunningModeLiveStream = 3;
 
 /// Delegates, as in BaseOptions.Delegate.
 static const int kMpDelegateCpu = 1;
+static const int kMpDelegateGpu = 2;
 
 struct MpBaseOptions {
   const char *model_asset_buffer;
