@@ -82,47 +82,58 @@ public struct JobQueue: Sendable {
     }
 
     /// Leases the next ready job to `worker` — of the organization with the fewest
-    /// jobs running, then the most urgent — or returns nil when none is ready. One transaction: the job is locked (`SKIP LOCKED`, so workers never
-    /// wait on each other), taken through its lifecycle's `.claimed`, and written
-    /// back with its lease and its session's status.
+    /// jobs running, then the most urgent — or returns nil when none is ready.
+    /// One statement, one round trip: the job is locked (`SKIP LOCKED`, so
+    /// workers never wait on each other), written back as its lifecycle's
+    /// `.claimed` leaves a queued job, with its lease and its session's status.
     public func claim(worker: String) async throws -> ClaimedJob? {
-        try await connection.transaction { [self] session in
-            // Fair across organizations: the ready job of the organization with the
-            // fewest jobs running comes first, so that one tenant's flood cannot starve
-            // the others; within an organization, priority, then age.
-            let ready = try session.query("""
-                SELECT \(Job.columns) FROM jobs AS j
-                WHERE j.state = $1 AND j.run_at <= now()
-                ORDER BY (SELECT count(*) FROM jobs AS r WHERE r.organization_id = j.organization_id AND r.state = $2),
-                         j.priority DESC, j.run_at, j.id
-                LIMIT 1
-                FOR UPDATE OF j SKIP LOCKED
-                """, [JobState.queued.rawValue, JobState.running.rawValue])
-            guard let row = ready.first else { return nil }
-            var lifecycle = try Job(row: row).lifecycle
-            _ = try lifecycle.apply(.claimed, retryPolicy: retryPolicy)
-            let rows = try session.query("""
-                WITH claimed AS (
-                    UPDATE jobs SET
-                        state = $2, cancel_requested = $3, lease_id = gen_random_uuid(), leased_by = $4, heartbeat_at = now(),
-                        lease_expires_at = now() + $5 * interval '1 millisecond', updated_at = now()
-                    WHERE id = $1
-                    RETURNING *),
-                session AS (
-                    UPDATE sessions AS s SET status = CASE WHEN claimed.kind = 'rescore' THEN s.status ELSE $6 END, updated_at = now()
-                    FROM claimed WHERE s.id = claimed.session_id
-                    RETURNING s.exercise, s.source_uri, s.made_by)
-                SELECT \(Job.columns), j.lease_id, j.lease_expires_at, session.exercise, session.source_uri, session.made_by
-                FROM claimed AS j, session
-                """,
-                [try row.decode("id", as: Int64.self), lifecycle.state.rawValue, lifecycle.cancelRequested, worker,
-                 leaseDuration.milliseconds, Self.sessionStatus(lifecycle.state)])
-            let job = try Job(row: rows[0])
-            return ClaimedJob(
-                job: job, lease: Lease(jobID: job.id, id: try rows[0].decode("lease_id"), expiresAt: try rows[0].decode("lease_expires_at")),
-                exercise: try rows[0].decode("exercise"), sourceURI: try rows[0].decode("source_uri"),
-                madeBy: RequestOrigin(rawValue: try rows[0].decode("made_by")) ?? .client)
-        }
+        var lifecycle = JobLifecycle(state: .queued, attempts: 0, maxAttempts: 1, leaseExpirations: 0, cancelRequested: false)
+        _ = try lifecycle.apply(.claimed, retryPolicy: retryPolicy)
+        // Fair across organizations: the ready job of the organization with the fewest
+        // jobs running comes first, so that one tenant's flood cannot starve the others;
+        // within an organization, priority, then age. Each organization with a queued
+        // job is found through the index one step at a time (a loose index scan), its
+        // most urgent ready job locked, and the fewest-running organization's taken.
+        let rows = try await connection.query("""
+            WITH RECURSIVE organizations(id) AS (
+                (SELECT organization_id FROM jobs WHERE state = 'queued' ORDER BY organization_id LIMIT 1)
+                UNION ALL
+                SELECT (SELECT j.organization_id FROM jobs AS j WHERE j.state = 'queued' AND j.organization_id > o.id
+                        ORDER BY j.organization_id LIMIT 1)
+                FROM organizations AS o WHERE o.id IS NOT NULL),
+            running AS (
+                SELECT organization_id, count(*) AS jobs FROM jobs WHERE state = 'running' GROUP BY organization_id),
+            next AS (
+                SELECT best.id FROM organizations AS o
+                CROSS JOIN LATERAL (
+                    SELECT j.id, j.priority, j.run_at FROM jobs AS j
+                    WHERE j.organization_id = o.id AND j.state = 'queued' AND j.run_at <= now()
+                    ORDER BY j.priority DESC, j.run_at, j.id
+                    LIMIT 1
+                    FOR UPDATE SKIP LOCKED) AS best
+                LEFT JOIN running AS r ON r.organization_id = o.id
+                ORDER BY coalesce(r.jobs, 0), best.priority DESC, best.run_at, best.id
+                LIMIT 1),
+            claimed AS (
+                UPDATE jobs SET
+                    state = $1, cancel_requested = $2, lease_id = gen_random_uuid(), leased_by = $3, heartbeat_at = now(),
+                    lease_expires_at = now() + $4 * interval '1 millisecond', updated_at = now()
+                FROM next WHERE jobs.id = next.id
+                RETURNING jobs.*),
+            session AS (
+                UPDATE sessions AS s SET status = CASE WHEN claimed.kind = 'rescore' THEN s.status ELSE $5 END, updated_at = now()
+                FROM claimed WHERE s.id = claimed.session_id
+                RETURNING s.exercise, s.source_uri, s.made_by)
+            SELECT \(Job.columns), j.lease_id, j.lease_expires_at, session.exercise, session.source_uri, session.made_by
+            FROM claimed AS j, session
+            """,
+            [lifecycle.state.rawValue, lifecycle.cancelRequested, worker, leaseDuration.milliseconds, Self.sessionStatus(lifecycle.state)])
+        guard let row = rows.first else { return nil }
+        let job = try Job(row: row)
+        return ClaimedJob(
+            job: job, lease: Lease(jobID: job.id, id: try row.decode("lease_id"), expiresAt: try row.decode("lease_expires_at")),
+            exercise: try row.decode("exercise"), sourceURI: try row.decode("source_uri"),
+            madeBy: RequestOrigin(rawValue: try row.decode("made_by")) ?? .client)
     }
 
     /// What a heartbeat found.
@@ -150,7 +161,38 @@ public struct JobQueue: Sendable {
     /// together with the job's results; throws `leaseLost` (and the caller's
     /// transaction rolls back) when the lease is no longer the caller's.
     public func complete(_ lease: Lease, in session: PostgresSession) throws {
+        let (sql, parameters) = try succeeding(lease)
+        if try session.query(sql, parameters)[0].decode("done", as: Int.self) == 1 { return }
+        // Otherwise the full transition says why (the lease lost, the job gone or not running).
         try transition(lease.jobID, lease: lease, .succeeded, reason: nil, session)
+    }
+
+    /// Marks the job succeeded on its own, in one round trip: for a job whose
+    /// results, if any, are already stored.
+    public func complete(_ lease: Lease) async throws {
+        let (sql, parameters) = try succeeding(lease)
+        if try await connection.query(sql, parameters)[0].decode("done", as: Int.self) == 1 { return }
+        try await connection.transaction { [self] session in try transition(lease.jobID, lease: lease, .succeeded, reason: nil, session) }
+    }
+
+    /// The common case of a completion as one statement: the lease still the
+    /// caller's and the job running, written as its lifecycle's `.succeeded`
+    /// leaves a running job, with its session's status; `done` is 1 when it was.
+    private func succeeding(_ lease: Lease) throws -> (String, [any PostgresEncodable]) {
+        var lifecycle = JobLifecycle(state: .running, attempts: 0, maxAttempts: 1, leaseExpirations: 0, cancelRequested: false)
+        _ = try lifecycle.apply(.succeeded, retryPolicy: retryPolicy)
+        return ("""
+            WITH job AS (
+                UPDATE jobs SET state = $3, lease_id = NULL, lease_expires_at = NULL, leased_by = NULL,
+                    finished_at = now(), updated_at = now()
+                WHERE id = $1 AND lease_id = $2 AND state = 'running'
+                RETURNING session_id, kind),
+            session AS (
+                UPDATE sessions SET status = $4, failure_reason = NULL, updated_at = now()
+                FROM job WHERE sessions.id = job.session_id AND job.kind <> 'rescore'
+                RETURNING sessions.id)
+            SELECT count(*)::int AS done FROM job
+            """, [lease.jobID, lease.id, lifecycle.state.rawValue, Self.sessionStatus(lifecycle.state)])
     }
 
     /// Records a failed run: retried later with backoff, failed at once, or dead

@@ -1,7 +1,7 @@
 // usage: QueueBenchmark DATABASE_URL MIGRATIONS_DIR [JOBS] [WORKERS,…]
 // Measures the job queue on a real PostgreSQL server: for each number of
 // workers (one connection each), JOBS jobs are enqueued, then claimed and
-// completed (an empty result, the completion fenced by the lease) until none
+// completed (no result to store: one statement each, fenced by the lease) until none
 // is left. The bound, measured on the same server in the same run, is the
 // least a queue must do per job: one `FOR UPDATE SKIP LOCKED` claim and one
 // update to finish it, as bare SQL over the same libpq layer. Prints one JSON
@@ -62,7 +62,7 @@ for (run, workers) in workerCounts.enumerated() {
     let queueRate = try await drain(workers) { connection in
         let queue = JobQueue(connection: connection)
         guard let claimed = try await queue.claim(worker: "bench") else { return false }
-        try await connection.transaction { try queue.complete(claimed.lease, in: $0) }
+        try await queue.complete(claimed.lease)
         return true
     }
     let succeeded = try await setup.query("SELECT count(*)::int AS count FROM jobs WHERE state = 'succeeded'")[0]
