@@ -24,12 +24,13 @@ public struct AnalysisStore: Sendable {
     public func complete(
         _ claimed: ClaimedJob, report: SessionReport, track: LandmarkTrack, thumbnails: [Data] = []
     ) async throws -> UUID {
-        let packed = LandmarkTrackPacking.pack(track)
+        // A re-score reads the stored track: there is no new one to pack and keep.
+        let rescore = claimed.job.kind == .rescore
+        let packed = rescore ? nil : LandmarkTrackPacking.pack(track)
         return try await queue.connection.transaction { [queue] session in
             let job = claimed.job
             try queue.complete(claimed.lease, in: session)
             let reportJSON = String(decoding: report.jsonData(pretty: false), as: UTF8.self)
-            let rescore = job.kind == .rescore
             let previous = try session.query(
                 "UPDATE analyses SET current = false WHERE session_id = $1 AND current RETURNING id", [job.sessionID]
             ).first?.decode("id", as: UUID.self)
@@ -72,8 +73,7 @@ public struct AnalysisStore: Sendable {
                     """, [analysisID, previous])
             }
             try OutboxEvent.analysisCompleted(job: job, analysisID: analysisID, report: report).insert(session)
-            // A re-score reads the stored track: there is nothing new to keep.
-            guard !rescore else { return analysisID }
+            guard let packed else { return analysisID }
             try session.query("""
                 INSERT INTO landmark_tracks (session_id, packing, frame_count, data, organization_id) VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT (session_id) DO UPDATE

@@ -136,6 +136,15 @@ public enum RuleVersions {
         return try ExerciseRule(yaml: text, file: "\(exercise)@\(version)")
     }
 
+    /// The stored version a report names (`squat@3`), read as a rule;
+    /// `UnknownVersion` when it is not stored or not such a name.
+    public static func rule(rulesVersion: String, on connection: any PostgresClient) async throws -> ExerciseRule {
+        guard let at = rulesVersion.lastIndex(of: "@"), let number = Int(rulesVersion[rulesVersion.index(after: at)...]) else {
+            throw UnknownVersion(exercise: rulesVersion, version: 0)
+        }
+        return try await rule(exercise: String(rulesVersion[..<at]), version: number, on: connection)
+    }
+
     /// Makes the text of `version` current again, as a new version (its own
     /// number, history kept).
     public static func rollback(

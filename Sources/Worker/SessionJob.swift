@@ -32,10 +32,9 @@ struct SessionJob: Sendable {
         if claimed.job.kind == .rescore { return try await rescore() }
         let rule = try await currentRule()
         let input = try await fetchSource()
-        var (track, warnings) = switch claimed.job.kind {
-        case .scoreTrack, .rescore: (try LandmarkTrack(contentsOfFile: input, maxBytes: configuration.maxTrackBytes), [String]())
-        case .analyzeVideo: try await findLandmarks(in: input, hands: rule.usesHands)
-        }
+        var (track, warnings) = claimed.job.kind == .analyzeVideo
+            ? try await findLandmarks(in: input, hands: rule.usesHands)
+            : (try LandmarkTrack(contentsOfFile: input, maxBytes: configuration.maxTrackBytes), [String]())
         track.header.source = redactedSource(claimed.sourceURI)
         var report = Scorer(rule: rule).score(track).report
         report.warnings = warnings + report.warnings
@@ -49,11 +48,7 @@ struct SessionJob: Sendable {
     /// The session's stored track scored with the job's rule version: no
     /// source fetched, no child process, no model.
     private func rescore() async throws -> Results {
-        let version = claimed.job.rulesVersion ?? ""
-        guard let at = version.lastIndex(of: "@"), let number = Int(version[version.index(after: at)...]) else {
-            throw RescoreFailure(reason: "the job names no rule version (\(version))")
-        }
-        let rule = try await RuleVersions.rule(exercise: String(version[..<at]), version: number, on: connection)
+        let rule = try await RuleVersions.rule(rulesVersion: claimed.job.rulesVersion ?? "", on: connection)
         guard let track = try await AnalysisStore(queue: JobQueue(connection: connection)).track(sessionID: claimed.job.sessionID, .allOrganizations)
         else { throw RescoreFailure(reason: "the session has no stored landmark track to score again") }
         return Results(report: Scorer(rule: rule).score(track).report, track: track)

@@ -58,7 +58,8 @@ extension Spotter.RulesCommand {
                     let difference = ReportDifference(from: scoreBefore.score(stored.track).report, to: scoreAfter.score(stored.track).report)
                     total.add(difference)
                     if !difference.isEmpty {
-                        print("\(stored.sessionID.uuidString.lowercased())  \(AthleteDay.format(stored.createdAt))  \(difference.summary)")
+                        let day = stored.createdAt.formatted(.iso8601.year().month().day().dateSeparator(.dash))
+                        print("\(stored.sessionID.uuidString.lowercased())  \(day)  \(difference.summary)")
                     }
                 }
                 cursor = page.last
@@ -123,9 +124,4 @@ struct DiffTotals {
         return "total: \(sessions) session(s), \(changed) changed; reps \(repsBefore) → \(repsAfter); "
             + "faults \(faults.isEmpty ? "unchanged" : faults.joined(separator: " ")); warnings +\(warningsAdded) −\(warningsRemoved)"
     }
-}
-
-/// A session's day, as the diff lists it.
-enum AthleteDay {
-    static func format(_ date: Date) -> String { date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) }
 }
