@@ -60,16 +60,11 @@ struct WorkoutSimulatorTests {
         #expect(labelled > 0, "faults were drawn")
     }
 
-    /// 50 sessions of each exercise: they generate, quickly, and their tracks and truth are well-formed
+    /// 50 sessions of each exercise: they generate, and their tracks and truth are well-formed
     /// (every landmark of the first ten looked at).
-    @Test("every exercise generates 50 seeds, well-formed and quickly", arguments: exercises)
+    @Test("every exercise generates 50 seeds, well-formed", arguments: exercises)
     func fiftySeeds(_ exercise: String) {
-        let clock = ContinuousClock()
-        var sessions: [SimulatedSession] = []
-        let elapsed = clock.measure {
-            sessions = (UInt64(100)..<150).map { WorkoutSimulator.session(exercise, seed: $0) }
-        }
-        #expect(elapsed < .seconds(15), "50 \(exercise) sessions took \(elapsed)")
+        let sessions = (UInt64(100)..<150).map { WorkoutSimulator.session(exercise, seed: $0) }
         let withHands = exercise == "bicep_curl" || exercise == "overhead_press"
         for (index, session) in sessions.enumerated() {
             let track = session.track, span = (track.frames.first?.timestampMilliseconds ?? 0)...(track.frames.last?.timestampMilliseconds ?? 0)

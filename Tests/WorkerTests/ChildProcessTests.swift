@@ -138,7 +138,6 @@ struct ChildProcessTests {
         greedy.memoryLimit = 128 << 20
         let outcome = try await greedy.run()
         #expect(outcome.termination == .memoryExceeded(limit: 128 << 20) && outcome.signal == .kill, "\(outcome.standardErrorTail)")
-        #expect(outcome.wallTime < .seconds(60), "stopped at the limit, not at the time limit")
         #expect(outcome.failureReason() == "the analysis needed more than 128 MiB of memory and was stopped")
 
         var modest = Self.shell("exec python3 -c 'b = b\"x\" * (16 << 20); print(len(b))'")
