@@ -40,9 +40,16 @@ struct ExclusionFinder {
     /// the hips of a squat or a push-up move and come back.
     static let travelDistance = 0.6
     static let travelMs = 1000
+    /// Hips within this many body sizes of a place are still there.
+    static let stillDistance = 0.1
 
     let track: PreparedTrack
     let times: [Int]
+    /// Whether a walk is marked from where the hips leave to where they arrive,
+    /// rather than over the whole `travelMs` in which they travelled. A hold's
+    /// time runs up to the moment the person moves, while the second around a
+    /// walk before reps is as well left out (getting down, picking up a bar).
+    var walkOnly = false
 
     /// Every excluded span, in time order; frames in two kinds of span get the first found.
     func find(position: [PointCondition], series: [String: SignalSeries], travelAllowed: Bool) -> [Exclusion] {
@@ -83,7 +90,15 @@ struct ExclusionFinder {
             while times[frame] - times[earlier] > Self.travelMs { earlier += 1 }
             guard let from = (earlier..<frame).first(where: { hips[$0] != nil }), let start = hips[from],
                   times[frame] - times[from] >= Self.travelMs / 2 else { continue }
-            if abs(hip.x - start.x) / size >= Self.travelDistance { for marked in from...frame { moving[marked] = true } }
+            guard abs(hip.x - start.x) / size >= Self.travelDistance else { continue }
+            var walk = from...frame
+            if walkOnly {
+                // From where the hips last were at the start to where they first reached here.
+                let near = { (frame: Int, place: Point) in hips[frame].map { abs($0.x - place.x) / size < Self.stillDistance } ?? false }
+                let left = walk.last { near($0, start) } ?? from
+                walk = left...((left...frame).first { near($0, hip) } ?? frame)
+            }
+            for marked in walk { moving[marked] = true }
         }
         return moving
     }

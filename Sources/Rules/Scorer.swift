@@ -45,7 +45,7 @@ public struct Scorer: Sendable {
         let series = signalSeries(context)
         let key = series[rule.keySignal]!
 
-        let exclusions = ExclusionFinder(track: prepared, times: times)
+        let exclusions = ExclusionFinder(track: prepared, times: times, walkOnly: rule.isHold)
             .find(position: rule.position, series: series, travelAllowed: rule.travelAllowed)
         var scored = [Bool](repeating: true, count: times.count)
         for exclusion in exclusions { for frame in exclusion.frames { scored[frame] = false } }

@@ -1,4 +1,5 @@
 import Foundation
+import LandmarkTracks
 import Rules
 import SyntheticMotion
 import Testing
@@ -115,7 +116,8 @@ struct HeldOutAccuracyTests {
 
 /// The independent generator's tuning seeds, with every miss listed: what the
 /// thresholds are chosen on. Run with `SPOTTER_TUNING=1 swift test --filter TuningSeeds`
-/// (`SPOTTER_TUNING_EXERCISE=lunge` for one exercise).
+/// (`SPOTTER_TUNING_EXERCISE=lunge` for one exercise; `SPOTTER_TUNING_TRACKS=DIR` writes
+/// every tuning set's track there, as EXERCISE-SEED.jsonl, to look at with `spotter analyze --landmarks`).
 @Suite(
     "WorkoutSimulator tuning seeds", .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["SPOTTER_TUNING"] == "1", "tuning runs only with SPOTTER_TUNING=1"))
@@ -127,6 +129,12 @@ struct TuningSeeds {
         let evaluation = try GeneratorRuns.simulator(exercise, seeds: Seeds.simulatorTuning)
         print(evaluation.table("\(exercise) (WorkoutSimulator, tuning)"))
         for miss in evaluation.misses { print("miss \(exercise): \(miss)") }
+        if let directory = ProcessInfo.processInfo.environment["SPOTTER_TUNING_TRACKS"], !directory.isEmpty {
+            for (index, seed) in Seeds.simulatorTuning.enumerated() {
+                let session = WorkoutSimulator.session(exercise, seed: seed, idle: index >= Seeds.simulatorSets)
+                try LandmarkTrackWriter.jsonLines(of: session.track).write(to: URL(fileURLWithPath: "\(directory)/\(exercise)-\(seed).jsonl"))
+            }
+        }
         guard let extra = ProcessInfo.processInfo.environment["SPOTTER_TUNING_IDLE"].flatMap(Int.init), extra > 0 else { return }
         let seeds = Seeds.simulatorTuningIdle.lowerBound...(Seeds.simulatorTuningIdle.lowerBound + UInt64(min(extra, 1_000)) - 1)
         let idle = try GeneratorRuns.simulator(exercise, seeds: seeds, allIdle: true)
