@@ -124,7 +124,9 @@ public struct Scorer: Sendable {
     /// Every signal's series; `working` signals read the side the rep signal works on.
     private func signalSeries(_ context: SignalContext) -> [String: SignalSeries] {
         let keyDefinition = rule.signals.first { $0.name == rule.keySignal }!
-        let key = context.repSeries(keyDefinition)
+        var thresholds: (rest: Double, active: Double)?
+        if case .reps(let reps) = rule.movement { thresholds = (reps.rest, reps.active) }
+        let key = context.repSeries(keyDefinition, thresholds: thresholds)
         let workingSide = key.chosenSide
         var series = [rule.keySignal: key]
         for definition in rule.signals where definition.name != rule.keySignal {

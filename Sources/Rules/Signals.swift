@@ -96,7 +96,7 @@ struct SignalContext {
     /// `countingVisibility` here; a `working` rep signal takes the side that
     /// clearly moves more (at least 1.3 times the spread), else the better seen.
     /// Its per-side values (for metrics) keep the rule's own threshold.
-    func repSeries(_ definition: SignalDefinition) -> SignalSeries {
+    func repSeries(_ definition: SignalDefinition, thresholds: (rest: Double, active: Double)? = nil) -> SignalSeries {
         let trusted = series(definition)
         var relaxed = self
         relaxed.threshold = min(threshold, Self.countingVisibility)
@@ -116,6 +116,19 @@ struct SignalContext {
             let side: BodySide = l > 1.3 * r ? .left : r > 1.3 * l ? .right : visibleSide(definition)
             series.chosenSide = side
             series.values = side == .left ? left : right
+        }
+        if let thresholds, definition.side == .max || definition.side == .min, let left = series.left, let right = series.right {
+            // One side alone only bounds a maximum (or minimum) of two: the other may be beyond it.
+            // It counts where the bound alone is beyond both thresholds, and says nothing elsewhere.
+            let isMax = definition.side == .max
+            let beyond = isMax ? Swift.max(thresholds.rest, thresholds.active) : Swift.min(thresholds.rest, thresholds.active)
+            series.values = zip(left, right).map { pair in
+                switch pair {
+                case let (a?, b?): return isMax ? Swift.max(a, b) : Swift.min(a, b)
+                case let (a?, nil), let (nil, a?): return (isMax ? a >= beyond : a <= beyond) ? a : nil
+                case (nil, nil): return nil
+                }
+            }
         }
         series.left = trusted.left
         series.right = trusted.right

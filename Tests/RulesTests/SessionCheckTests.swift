@@ -99,6 +99,24 @@ struct SessionCheckTests {
         #expect(report.excluded.isEmpty)
     }
 
+    @Test("a max of two sides read from one knee alone counts only where it is beyond the thresholds: a lone bent knee is no turn")
+    func loneSide() throws {
+        var set = Self.set("squat") { $0.reps = 6 }
+        // The left knee lost (visibility 0, below even the counting threshold) through reps 2 and 3.
+        let from = set.reps[2].startMilliseconds, to = set.reps[3].endMilliseconds
+        for index in set.track.frames.indices where (from...to).contains(set.track.frames[index].timestampMilliseconds) {
+            guard !set.track.frames[index].poses.isEmpty else { continue }
+            set.track.frames[index].poses[0].landmarks[25].visibility = 0
+            set.track.frames[index].poses[0].world[25].visibility = 0
+        }
+        let report = try Self.score("squat", set.track)
+        // The straighter knee is unknown while the right one bends alone: those reps are not counted,
+        // the others are, and the report says what was missing.
+        #expect(report.repCount == set.reps.count - 2, "\(report.reps.map(\.startMilliseconds))")
+        #expect(report.reps.allSatisfy { $0.endMilliseconds < from || $0.startMilliseconds > to })
+        #expect(report.warnings.contains { $0.hasPrefix("unscorable: ") && $0.contains("without knee") }, "\(report.warnings)")
+    }
+
     @Test("with someone else in view, the report says which person it scored, and the count is the scored person's")
     func twoPeople() throws {
         var set = Self.set("squat")
