@@ -129,16 +129,22 @@ struct TuningSeeds {
         let evaluation = try GeneratorRuns.simulator(exercise, seeds: Seeds.simulatorTuning)
         print(evaluation.table("\(exercise) (WorkoutSimulator, tuning)"))
         for miss in evaluation.misses { print("miss \(exercise): \(miss)") }
-        if let directory = ProcessInfo.processInfo.environment["SPOTTER_TUNING_TRACKS"], !directory.isEmpty {
-            for (index, seed) in Seeds.simulatorTuning.enumerated() {
-                let session = WorkoutSimulator.session(exercise, seed: seed, idle: index >= Seeds.simulatorSets)
-                try LandmarkTrackWriter.jsonLines(of: session.track).write(to: URL(fileURLWithPath: "\(directory)/\(exercise)-\(seed).jsonl"))
-            }
-        }
+        let tracks = ProcessInfo.processInfo.environment["SPOTTER_TUNING_TRACKS"] ?? ""
+        try Self.write(exercise, Seeds.simulatorTuning, idleFrom: Seeds.simulatorSets, into: tracks)
         guard let extra = ProcessInfo.processInfo.environment["SPOTTER_TUNING_IDLE"].flatMap(Int.init), extra > 0 else { return }
         let seeds = Seeds.simulatorTuningIdle.lowerBound...(Seeds.simulatorTuningIdle.lowerBound + UInt64(min(extra, 1_000)) - 1)
         let idle = try GeneratorRuns.simulator(exercise, seeds: seeds, allIdle: true)
         print("accuracy \(exercise) (WorkoutSimulator, extra tuning idle sets): \(idle.idleSets) sets with \(idle.falseRepsOnIdle) reps")
         for miss in idle.misses { print("miss \(exercise) idle: \(miss)") }
+        try Self.write(exercise, seeds, idleFrom: 0, into: tracks)
+    }
+
+    /// Writes the sets' tracks into `directory` (none when it is empty), as EXERCISE-SEED.jsonl.
+    static func write(_ exercise: String, _ seeds: ClosedRange<UInt64>, idleFrom: Int, into directory: String) throws {
+        guard !directory.isEmpty else { return }
+        for (index, seed) in seeds.enumerated() {
+            let session = WorkoutSimulator.session(exercise, seed: seed, idle: index >= idleFrom)
+            try LandmarkTrackWriter.jsonLines(of: session.track).write(to: URL(fileURLWithPath: "\(directory)/\(exercise)-\(seed).jsonl"))
+        }
     }
 }
