@@ -57,8 +57,8 @@ enum GeneratorRuns {
 /// targets (rep counts exact on ≥ 98 % of sets with a mean absolute error ≤
 /// 0.03 reps, no rep on idle sets, every fault code's precision and recall ≥
 /// 0.95 over the reps whose view let it be judged, hold time within 10 %), and
-/// checked against floors: the accuracy measured when these seeds were first
-/// run, less a small margin, so that a change that makes them worse fails. The
+/// checked against floors: the accuracy last measured on these seeds (the
+/// README's table), less a small margin, so that a change that makes them worse fails. The
 /// independent generator's floors are under the targets — the README's accuracy
 /// section says by how much. Failures say only the totals: the held-out sets
 /// are not looked at one by one.
@@ -76,7 +76,7 @@ struct HeldOutAccuracyTests {
 
     static let target = Floor(exactCounts: 0.98, meanAbsoluteError: 0.03, falseRepsOnIdle: 0, precision: 0.95, recall: 0.95, holdError: 0.1)
     static let synthetic = Floor(exactCounts: 0.98, meanAbsoluteError: 0.03, falseRepsOnIdle: 0, precision: 0.95, recall: 0.9, holdError: 0.1)
-    static let simulator = Floor(exactCounts: 0.7, meanAbsoluteError: 0.65, falseRepsOnIdle: 5, precision: 0.6, recall: 0.3, holdError: 0.2)
+    static let simulator = Floor(exactCounts: 0.76, meanAbsoluteError: 0.45, falseRepsOnIdle: 1, precision: 0.6, recall: 0.35, holdError: 0.15)
 
     static func check(_ evaluation: Evaluation, _ exercise: String, generator: String, floor: Floor) {
         let meets = { (floor: Floor) -> Bool in
