@@ -37,6 +37,9 @@ NUMPY_WHEEL=numpy-2.3.5-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.
 NUMPY_WHEEL_SHA256=8cba086a43d54ca804ce711b2a940b16e452807acebe7852ff327f1ecd49b0d4
 CERTIFI_WHEEL=certifi-2025.11.12-py3-none-any.whl
 CERTIFI_WHEEL_SHA256=97de8790030bbd5c2d96b7ec782fc2f7820ef8dba6db909ccf95449f2d062d4b
+# OpenCV for the Python pipeline `ops/bench video` compares with (decoding).
+OPENCV_WHEEL=opencv_python_headless-4.13.0.92-cp37-abi3-manylinux_2_28_x86_64.whl
+OPENCV_WHEEL_SHA256=0bd48544f77c68b2941392fcdf9bcd2b9cdf00e98cb8c29b2455d194763cf99e
 
 log() { printf '%s\n' "ops: $*" >&2; }
 die() { printf '%s\n' "ops: error: $*" >&2; exit 1; }
