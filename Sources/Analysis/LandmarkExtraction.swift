@@ -21,6 +21,9 @@ public struct LandmarkOptions: Sendable {
     public var handModel = HandModel.full
     /// Where the models run: the CPU, or the GPU (where there is a usable one).
     public var delegate = BaseOptions.Delegate.cpu
+    /// How many parts of a video are landmarked at once, each by landmarkers of
+    /// its own on its own core (`SegmentedLandmarks`); 1: one pass.
+    public var threads = 1
     /// How videos are decoded: frame rate, size cap, limits.
     public var decoding = VideoDecodeOptions()
 
@@ -85,8 +88,27 @@ public enum LandmarkExtraction {
         switch kind {
         case .image: return try await image(inputPath, landmarkers: landmarkers, engine: engine, into: sink)
         case .video:
-            return try await video(inputPath, options: options, landmarkers: landmarkers, engine: engine, progress: progress, into: sink)
+            let reader = try await VideoReader.open(path: inputPath, options: options.decoding)
+            let spans = LandmarkOptions.parts(durationMilliseconds: reader.info.durationMilliseconds, threads: options.threads)
+            guard spans.count > 1 else {
+                return try await video(reader, options: options, landmarkers: landmarkers, engine: engine, progress: progress, into: sink)
+            }
+            try sink.start(header(of: reader, path: inputPath))
+            let segmented = SegmentedLandmarks(
+                path: inputPath, options: options, installation: installation, engine: engine, first: landmarkers)
+            let (frames, warnings) = try await segmented.frames(
+                in: spans, durationMilliseconds: reader.info.durationMilliseconds, progress: progress)
+            var summary = LandmarkSummary()
+            for frame in frames { try summary.record(frame, to: sink) }
+            summary.warnings = warnings
+            return summary
         }
+    }
+
+    private static func header(of reader: VideoReader, path: String) -> LandmarkTrackHeader {
+        LandmarkTrackHeader(
+            fps: reader.samplingRate ?? reader.info.averageFrameRate ?? 0,
+            width: reader.frameWidth, height: reader.frameHeight, source: path)
     }
 
     private static func image(
@@ -102,17 +124,31 @@ public enum LandmarkExtraction {
     }
 
     private static func video(
-        _ path: String, options: LandmarkOptions, landmarkers: LandmarkerPair, engine: MediaPipeEngine,
+        _ reader: VideoReader, options: LandmarkOptions, landmarkers: LandmarkerPair, engine: MediaPipeEngine,
         progress: @escaping (LandmarkProgress) -> Void, into sink: some FrameSink
     ) async throws -> LandmarkSummary {
-        let reader = try await VideoReader.open(path: path, options: options.decoding)
-        try sink.start(LandmarkTrackHeader(
-            fps: reader.samplingRate ?? reader.info.averageFrameRate ?? 0,
-            width: reader.frameWidth, height: reader.frameHeight, source: path))
+        try sink.start(header(of: reader, path: reader.name))
         var summary = LandmarkSummary()
+        try await landmarkFrames(of: reader, options: options, landmarkers: landmarkers, engine: engine) { frame in
+            try summary.record(frame, to: sink)
+            progress(LandmarkProgress(
+                frames: summary.frames, timestampMilliseconds: frame.timestampMilliseconds,
+                durationMilliseconds: reader.info.durationMilliseconds))
+        }
+        summary.warnings = reader.report.warnings
+        return summary
+    }
+
+    /// Runs `landmarkers` over every frame `reader` hands out, in order, and
+    /// hands each frame's landmarks to `found`. About every
+    /// `crowdCheckIntervalMilliseconds` the crowd check looks for everyone in view.
+    static func landmarkFrames(
+        of reader: VideoReader, options: LandmarkOptions, landmarkers: LandmarkerPair, engine: MediaPipeEngine,
+        found: (LandmarkTrackFrame) throws -> Void
+    ) async throws {
         let frames = reader.frames()
         // The first check comes after the first frame, where the scorer picks whom to follow.
-        var nextCrowdCheck = options.crowdCheckIntervalMilliseconds.map { $0 / 2 }
+        var nextCrowdCheck = options.crowdCheckIntervalMilliseconds.map { (reader.options.span?.lowerBound ?? 0) + $0 / 2 }
         do {
             for try await frame in frames {
                 let image = try MPImage(pixels: frame.pixels, width: frame.width, height: frame.height, format: .rgb, engine: engine)
@@ -120,23 +156,19 @@ public enum LandmarkExtraction {
                 if checkCrowd, let interval = options.crowdCheckIntervalMilliseconds {
                     nextCrowdCheck = frame.timestampMilliseconds + interval
                 }
-                let found = try await landmarkers.detect(videoFrame: image, at: frame.timestampMilliseconds, checkCrowd: checkCrowd)
-                var trackFrame = LandmarkTrackFrame(timestampMilliseconds: frame.timestampMilliseconds, poses: found.poses, hands: found.hands)
-                if let everyone = found.everyone {
+                let landmarks = try await landmarkers.detect(videoFrame: image, at: frame.timestampMilliseconds, checkCrowd: checkCrowd)
+                var trackFrame = LandmarkTrackFrame(
+                    timestampMilliseconds: frame.timestampMilliseconds, poses: landmarks.poses, hands: landmarks.hands)
+                if let everyone = landmarks.everyone {
                     let people = LandmarkTrackFrame(timestampMilliseconds: 0, poses: everyone, hands: nil).poses
                     trackFrame.poses += CrowdCheck.others(people, besides: trackFrame.poses)
                 }
-                try summary.record(trackFrame, to: sink)
-                progress(LandmarkProgress(
-                    frames: summary.frames, timestampMilliseconds: frame.timestampMilliseconds,
-                    durationMilliseconds: reader.info.durationMilliseconds))
+                try found(trackFrame)
             }
         } catch {
             frames.cancel()
             throw error
         }
-        summary.warnings = reader.report.warnings
-        return summary
     }
 }
 
@@ -181,19 +213,27 @@ private final class CollectingSink: FrameSink {
 /// The pose landmarker, and the hand landmarker if asked for, in one running
 /// mode; for videos followed one person at a time, the image-mode landmarker
 /// that looks for everyone in view now and then.
-private struct LandmarkerPair: Sendable {
+struct LandmarkerPair: Sendable {
     let pose: PoseLandmarker
     let hand: HandLandmarker?
     let crowd: PoseLandmarker?
 
-    init(options: LandmarkOptions, installation: MediaPipeInstallation, engine: MediaPipeEngine, mode: RunningMode) throws {
+    /// `sharing`'s crowd landmarker, where given, is used instead of a new one:
+    /// it runs in image mode (no state between frames) once a second, so the
+    /// parts of a segmented run can share it and its memory.
+    init(
+        options: LandmarkOptions, installation: MediaPipeInstallation, engine: MediaPipeEngine, mode: RunningMode,
+        sharingCrowdOf sharing: LandmarkerPair? = nil
+    ) throws {
         var poseOptions = PoseLandmarkerOptions()
         poseOptions.baseOptions.modelAssetPath = installation.poseModelPath
         poseOptions.baseOptions.delegate = options.delegate
         poseOptions.runningMode = mode
         poseOptions.numPoses = options.numPoses
         pose = try PoseLandmarker(options: poseOptions, engine: engine)
-        if mode == .video, options.numPoses == 1, options.crowdCheckIntervalMilliseconds != nil {
+        if let sharing {
+            crowd = sharing.crowd
+        } else if mode == .video, options.numPoses == 1, options.crowdCheckIntervalMilliseconds != nil {
             var crowdOptions = PoseLandmarkerOptions()
             crowdOptions.baseOptions.modelAssetPath = installation.poseModelPath
             crowdOptions.baseOptions.delegate = options.delegate

@@ -49,11 +49,13 @@ public enum CommandContract {
     /// The arguments of `spotter landmarks` that write the track of `video` to
     /// `trackPath` and the decoder's warnings (a JSON array of strings) to
     /// `warningsPath`, at most `maxFrameRate` frames a second, with hands or not,
-    /// the models on `delegate` (`cpu` or `gpu`).
+    /// the models on `delegate` (`cpu` or `gpu`), in `threads` parts at once.
     public static func landmarksArguments(
-        video: String, trackPath: String, warningsPath: String, maxFrameRate: Double, hands: Bool, delegate: String = "cpu"
+        video: String, trackPath: String, warningsPath: String, maxFrameRate: Double, hands: Bool, delegate: String = "cpu",
+        threads: Int = 1
     ) -> [String] {
-        ["landmarks", video, "--out", trackPath, "--warnings-out", warningsPath, "--max-fps", String(maxFrameRate)]
+        ["landmarks", video, "--out", trackPath, "--warnings-out", warningsPath, "--max-fps", String(maxFrameRate),
+         "--threads", String(threads)]
             + (hands ? ["--hands"] : []) + (delegate == "cpu" ? [] : ["--delegate", delegate])
     }
 

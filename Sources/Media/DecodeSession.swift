@@ -12,6 +12,8 @@ struct DecodeSession {
     var lastPTS: Int64?
     var duplicates = 0
     var readFailure: Int32?
+    /// Set when the options' span has been handed out: decoding stops there.
+    var spanEnded = false
     let converter: FrameConverter
 
     init(reader: VideoReader) {
@@ -53,6 +55,7 @@ struct DecodeSession {
             if sent < 0 && sent != CFFmpeg_errorAgain() { report.decodeErrors += 1 }
             if !consumerGone { consumerGone = try drain(frame, into: queue) }
         }
+        if spanEnded { return try conclude() }
         if consumerGone { return }
         _ = reader.decoder.send(nil)
         _ = try drain(frame, into: queue)
@@ -76,6 +79,13 @@ struct DecodeSession {
                 continue
             }
             guard sampler.accept(timestamp) else { continue }
+            if let span = reader.options.span {
+                if timestamp >= span.upperBound {
+                    spanEnded = true
+                    return true
+                }
+                if timestamp < span.lowerBound { continue }
+            }
             let pixels = try converter.convert(frame, name: reader.name)
             let handed = VideoFrame(
                 timestampMilliseconds: timestamp, width: reader.geometry.uprightWidth,
@@ -119,7 +129,7 @@ struct DecodeSession {
             report.warnings.append(
                 "damaged_input: \(report.decodeErrors) damaged packet(s) in \(name); frames were lost or patched")
         }
-        if let duration = reader.info.durationMilliseconds, let rate = reader.info.averageFrameRate,
+        if !spanEnded, let duration = reader.info.durationMilliseconds, let rate = reader.info.averageFrameRate,
            Double(reached) + 2000 / rate + 500 < Double(duration) {
             report.warnings.append(
                 "truncated_input: \(name) decodes to \(seconds(reached)) of the \(seconds(duration)) its header announces")

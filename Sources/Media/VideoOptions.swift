@@ -26,6 +26,11 @@ public struct VideoDecodeOptions: Sendable, Equatable {
     /// With no `frameRate`: the most frames per second to hand out. A video
     /// filmed faster is sampled at this rate by timestamp; `nil` for no cap.
     public var maxFrameRate: Double?
+    /// Only frames from this time (ms from the start) are converted and handed
+    /// out, and decoding stops at its end: one part of a video for one of
+    /// several landmarkers. The video is still decoded from its start, so that
+    /// the frames chosen are exactly those of a whole pass. `nil`: all of it.
+    public var span: Range<Int>?
     /// Decoder threads; 0 lets libav choose (one per core).
     public var decoderThreads = 0
     /// Frames decoded ahead of the consumer before decoding waits.

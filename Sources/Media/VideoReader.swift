@@ -28,7 +28,8 @@ public final class VideoReader: @unchecked Sendable {
     public var frameWidth: Int { geometry.uprightWidth }
     public var frameHeight: Int { geometry.uprightHeight }
 
-    let options: VideoDecodeOptions
+    /// How it decodes.
+    public let options: VideoDecodeOptions
     let demuxer: Demuxer
     let decoder: VideoDecoder
     let geometry: FrameGeometry

@@ -134,7 +134,7 @@ struct SessionJob: Sendable {
         let warningsPath = directory + "/warnings.json"
         let arguments = CommandContract.landmarksArguments(
             video: video, trackPath: trackPath, warningsPath: warningsPath, maxFrameRate: CommandContract.maxFrameRate, hands: hands,
-            delegate: configuration.delegate)
+            delegate: configuration.delegate, threads: configuration.analysisThreads)
         let outcome = try await analysisChild(arguments).run { [logger] line in logger.debug("analysis: \(line)") }
         guard outcome.succeeded else { throw AnalysisChildFailure(outcome: outcome) }
         logger.info("found the landmarks in \(outcome.wallTime)")

@@ -26,6 +26,13 @@ public struct WorkerConfiguration: Sendable {
     public var analysisMemoryLimit = 4 << 30
     /// Where the analysis child runs the models (`spotter landmarks --delegate`): `cpu` or `gpu`.
     public var delegate = "cpu"
+    /// How many parts of one video its analysis child landmarks at once
+    /// (`spotter landmarks --threads`): the cores shared among the jobs run at
+    /// once, so that one busy video uses every core and several share them
+    /// without asking for more threads than there are cores.
+    public var analysisThreads: Int {
+        max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, concurrency))
+    }
     /// After SIGTERM, how long running jobs may take to finish before their leases are released.
     public var shutdownGrace: Duration
     public var heartbeatInterval: Duration

@@ -49,6 +49,11 @@ extension Spotter {
         @Option(help: "Where the models run: cpu, or gpu (a real GPU with its EGL driver; exit 69 when there is none). Videos only.")
         var delegate: BaseOptions.Delegate?
 
+        @Option(help: ArgumentHelp(
+            "How many parts of a video to landmark at once, each on a core of its own (default: the cores available). Videos only.",
+            valueName: "n"))
+        var threads: Int?
+
         @OptionGroup var rules: RulesLocation
         @OptionGroup var global: GlobalOptions
 
@@ -57,12 +62,13 @@ extension Spotter {
             case (nil, nil): throw ValidationError("give a VIDEO to analyse, or a track with --landmarks")
             case (.some, .some): throw ValidationError("give a VIDEO or --landmarks, not both")
             case (nil, .some):
-                if hands != nil || fps != nil || handModel != nil || delegate != nil {
-                    throw ValidationError("--hands, --fps, --hand-model and --delegate apply to videos, not to --landmarks tracks")
+                if hands != nil || fps != nil || handModel != nil || delegate != nil || threads != nil {
+                    throw ValidationError("--hands, --fps, --hand-model, --delegate and --threads apply to videos, not to --landmarks tracks")
                 }
             case (.some, nil): break
             }
             if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be within (0, 1000]") }
+            if let threads, !(1...256).contains(threads) { throw ValidationError("--threads must be within 1...256") }
         }
 
         func run() async throws {
@@ -88,6 +94,7 @@ extension Spotter {
                     options.landmarks.decoding.frameRate = fps
                     options.landmarks.handModel = handModel ?? .full
                     options.landmarks.delegate = delegate ?? .cpu
+                    options.landmarks.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
                     var progress = ProgressLog(logger: logger, input: input)
                     analysis = try await SessionAnalysis.analyzeVideo(
                         at: input, rule: rule, options: options, installation: MediaPipeInstallation.fromEnvironment(),

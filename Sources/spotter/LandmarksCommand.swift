@@ -41,6 +41,11 @@ extension Spotter {
         @Option(help: "Where the models run: cpu, or gpu (a real GPU with its EGL driver; exit 69 when there is none).")
         var delegate = BaseOptions.Delegate.cpu
 
+        @Option(help: ArgumentHelp(
+            "How many parts of a video to landmark at once, each on a core of its own (default: the cores available).",
+            valueName: "n"))
+        var threads = ProcessInfo.processInfo.activeProcessorCount
+
         @Option(name: .shortAndLong, help: "Write the track to this file instead of standard output.")
         var out: String?
 
@@ -54,6 +59,7 @@ extension Spotter {
         func validate() throws {
             guard numPoses > 0 else { throw ValidationError("--num-poses must be at least 1") }
             guard numHands > 0 else { throw ValidationError("--num-hands must be at least 1") }
+            guard (1...256).contains(threads) else { throw ValidationError("--threads must be within 1...256") }
             if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be within (0, 1000]") }
             if let maxFps, !(maxFps > 0 && maxFps <= 1000) { throw ValidationError("--max-fps must be within (0, 1000]") }
             if fps != nil, maxFps != nil { throw ValidationError("give --fps or --max-fps, not both") }
@@ -68,6 +74,7 @@ extension Spotter {
             options.numHands = numHands
             options.handModel = handModel
             options.delegate = delegate
+            options.threads = threads
             options.decoding.frameRate = fps
             options.decoding.maxFrameRate = maxFps
             do {
