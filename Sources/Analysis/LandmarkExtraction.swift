@@ -42,6 +42,8 @@ public struct LandmarkSummary: Sendable, Equatable {
 /// How far a long run has got, for progress reports.
 public struct LandmarkProgress: Sendable {
     public var frames: Int
+    /// How far into the video the run has got; for a run in parts, the video
+    /// time done over all of them.
     public var timestampMilliseconds: Int
     public var durationMilliseconds: Int?
 }

@@ -32,7 +32,7 @@ struct SegmentedLandmarks {
     func frames(
         in spans: [Range<Int>], durationMilliseconds: Int?, progress: @escaping (LandmarkProgress) -> Void
     ) async throws -> (frames: [LandmarkTrackFrame], warnings: [String]) {
-        let (done, reporter) = AsyncStream.makeStream(of: Int.self)
+        let (done, reporter) = AsyncStream.makeStream(of: Landmarked.self)
         let collector = Task { [self] in
             defer { reporter.finish() }
             return try await withThrowingTaskGroup(of: (Int, Part).self) { group in
@@ -46,15 +46,25 @@ struct SegmentedLandmarks {
             }
         }
         return try await withTaskCancellationHandler {
+            // Progress is the video time done over all parts, each from its own start.
             var frames = 0
-            for await timestamp in done {
+            var covered = [Int](repeating: 0, count: spans.count)
+            for await landmarked in done {
                 frames += 1
-                progress(LandmarkProgress(frames: frames, timestampMilliseconds: timestamp, durationMilliseconds: durationMilliseconds))
+                covered[landmarked.part] = max(0, landmarked.timestampMilliseconds - spans[landmarked.part].lowerBound)
+                progress(LandmarkProgress(
+                    frames: frames, timestampMilliseconds: covered.reduce(0, +), durationMilliseconds: durationMilliseconds))
             }
             return try await collector.value
         } onCancel: {
             collector.cancel()
         }
+    }
+
+    /// A frame one part has landmarked, for progress reports.
+    private struct Landmarked: Sendable {
+        var part: Int
+        var timestampMilliseconds: Int
     }
 
     /// One part's frames, and what its decoder lost.
@@ -64,7 +74,7 @@ struct SegmentedLandmarks {
     }
 
     /// One part's frames, from landmarkers that start `leadInMilliseconds` before it.
-    private func part(_ span: Range<Int>, index: Int, reporter: AsyncStream<Int>.Continuation) async throws -> Part {
+    private func part(_ span: Range<Int>, index: Int, reporter: AsyncStream<Landmarked>.Continuation) async throws -> Part {
         var decoding = options.decoding
         decoding.span = max(0, span.lowerBound - Self.leadInMilliseconds)..<span.upperBound
         // One part's decoder on each core is enough: the parts share them.
@@ -77,7 +87,7 @@ struct SegmentedLandmarks {
         try await LandmarkExtraction.landmarkFrames(of: reader, options: options, landmarkers: landmarkers, engine: engine) { frame in
             guard frame.timestampMilliseconds >= span.lowerBound else { return }
             frames.append(frame)
-            reporter.yield(frame.timestampMilliseconds)
+            reporter.yield(Landmarked(part: index, timestampMilliseconds: frame.timestampMilliseconds))
         }
         return Part(frames: frames, warnings: reader.report.warnings)
     }
