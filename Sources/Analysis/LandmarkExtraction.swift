@@ -95,7 +95,7 @@ public enum LandmarkExtraction {
             guard spans.count > 1 else {
                 return try await video(reader, options: options, landmarkers: landmarkers, engine: engine, progress: progress, into: sink)
             }
-            try sink.start(header(of: reader, path: inputPath))
+            try sink.start(header(of: reader))
             let segmented = SegmentedLandmarks(
                 path: inputPath, options: options, installation: installation, engine: engine, first: landmarkers)
             let (frames, warnings) = try await segmented.frames(
@@ -107,10 +107,10 @@ public enum LandmarkExtraction {
         }
     }
 
-    private static func header(of reader: VideoReader, path: String) -> LandmarkTrackHeader {
+    private static func header(of reader: VideoReader) -> LandmarkTrackHeader {
         LandmarkTrackHeader(
             fps: reader.samplingRate ?? reader.info.averageFrameRate ?? 0,
-            width: reader.frameWidth, height: reader.frameHeight, source: path)
+            width: reader.frameWidth, height: reader.frameHeight, source: reader.name)
     }
 
     private static func image(
@@ -129,7 +129,7 @@ public enum LandmarkExtraction {
         _ reader: VideoReader, options: LandmarkOptions, landmarkers: LandmarkerPair, engine: MediaPipeEngine,
         progress: @escaping (LandmarkProgress) -> Void, into sink: some FrameSink
     ) async throws -> LandmarkSummary {
-        try sink.start(header(of: reader, path: reader.name))
+        try sink.start(header(of: reader))
         var summary = LandmarkSummary()
         try await landmarkFrames(of: reader, options: options, landmarkers: landmarkers, engine: engine) { frame in
             try summary.record(frame, to: sink)

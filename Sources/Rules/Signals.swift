@@ -94,7 +94,9 @@ struct SignalContext {
     /// movement of landmarks it calls hidden (a far arm, a limb behind a bar,
     /// feet at the picture's edge), so landmarks are trusted down to
     /// `countingVisibility` here; a `working` rep signal takes the side that
-    /// clearly moves more (at least 1.3 times the spread), else the better seen.
+    /// clearly moves more (at least 1.3 times the spread), else the better seen;
+    /// a `max` or `min` rep signal read from one side alone counts only where
+    /// that side is beyond both `thresholds` (the other side may be beyond it).
     /// Its per-side values (for metrics) keep the rule's own threshold.
     func repSeries(_ definition: SignalDefinition, thresholds: (rest: Double, active: Double)? = nil) -> SignalSeries {
         let trusted = series(definition)
@@ -118,8 +120,6 @@ struct SignalContext {
             series.values = side == .left ? left : right
         }
         if let thresholds, definition.side == .max || definition.side == .min, let left = series.left, let right = series.right {
-            // One side alone only bounds a maximum (or minimum) of two: the other may be beyond it.
-            // It counts where the bound alone is beyond both thresholds, and says nothing elsewhere.
             let isMax = definition.side == .max
             let beyond = isMax ? Swift.max(thresholds.rest, thresholds.active) : Swift.min(thresholds.rest, thresholds.active)
             series.values = zip(left, right).map { pair in

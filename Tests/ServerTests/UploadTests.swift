@@ -200,7 +200,8 @@ enum RawHTTP {
         var answer: String
         /// Whether the server ended the connection (rather than the client's wait running out).
         var closedByServer: Bool
-        /// How many bytes of the body were sent before the exchange ended.
+        /// How many bytes were sent before the exchange ended: of the body, for
+        /// `trickle`; the whole request, for `exchange`.
         var bodySent: Int
     }
 
