@@ -9,9 +9,9 @@ import Media
 /// own, in VIDEO mode, beside the others. Each part's landmarkers start
 /// `leadInMilliseconds` before the part, so that by its first frame they have
 /// found the person and are tracking them, as a single pass would be; the
-/// lead-in's landmarks are dropped. Every part decodes the video from its start
-/// (only its own frames are converted), so the frames chosen are exactly those
-/// of a single pass; the parts are joined in time order.
+/// lead-in's landmarks are dropped. Each part's decoder seeks to a key frame
+/// before its lead-in (`VideoDecodeOptions.span`) and hands out exactly the
+/// frames a single pass would; the parts are joined in time order.
 ///
 /// Landmarks inside the first frames of each part may differ slightly from a
 /// single pass's (tracking starts again from a fresh detection), which

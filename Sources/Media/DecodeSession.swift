@@ -14,6 +14,11 @@ struct DecodeSession {
     var readFailure: Int32?
     /// Set when the options' span has been handed out: decoding stops there.
     var spanEnded = false
+    /// Set after a seek to a span's key frame, until the first frame shows
+    /// whether the seek landed early enough.
+    var seekCheckPending = false
+    /// Set when a seek landed after the span's start: the pass starts again from the beginning.
+    var overshot = false
     let converter: FrameConverter
 
     init(reader: VideoReader) {
@@ -31,6 +36,24 @@ struct DecodeSession {
             av_frame_free(&frameOwner)
         }
         guard let packet = packetOwner, let frame = frameOwner else { throw MediaError(.corrupt, "\(reader.name): out of memory") }
+        try seekToSpan()
+        var consumerGone = try read(packet, frame, into: queue)
+        if overshot {
+            try rewind()
+            consumerGone = try read(packet, frame, into: queue)
+        }
+        if spanEnded { return try conclude() }
+        if consumerGone { return }
+        _ = reader.decoder.send(nil)
+        _ = try drain(frame, into: queue)
+        try conclude()
+    }
+
+    /// Reads and decodes packets until the input ends, the span is through,
+    /// a seek shows it overshot, or the consumer has gone (then true).
+    private mutating func read(
+        _ packet: UnsafeMutablePointer<AVPacket>, _ frame: UnsafeMutablePointer<AVFrame>, into queue: FrameQueue<VideoFrame>
+    ) throws -> Bool {
         let context = reader.demuxer.context, streamIndex = reader.demuxer.videoStream.pointee.index
         var consumerGone = false
         reading: while !consumerGone {
@@ -38,7 +61,7 @@ struct DecodeSession {
             if status == CFFmpeg_errorEndOfFile() { break reading }
             if status == CFFmpeg_errorAgain() { continue }
             if status < 0 {
-                if reader.demuxer.interruption.isCancelled { return }
+                if reader.demuxer.interruption.isCancelled { return true }
                 if status == CFFmpeg_errorExit() || reader.demuxer.interruption.isPastDeadline {
                     throw MediaError(.timedOut, "\(reader.name): decoding took longer than the deadline", ffmpegCode: status)
                 }
@@ -55,11 +78,42 @@ struct DecodeSession {
             if sent < 0 && sent != CFFmpeg_errorAgain() { report.decodeErrors += 1 }
             if !consumerGone { consumerGone = try drain(frame, into: queue) }
         }
-        if spanEnded { return try conclude() }
-        if consumerGone { return }
-        _ = reader.decoder.send(nil)
-        _ = try drain(frame, into: queue)
-        try conclude()
+        return consumerGone
+    }
+
+    /// For a span that starts later: moves to the key frame at or before
+    /// `seekMarginMilliseconds` ahead of it (by the container's index, or
+    /// libav's search without one), so that the video before it is neither read
+    /// nor decoded. A seek that fails, or lands after the span's start (the
+    /// first frame shows), is undone: the pass starts again at the beginning.
+    private mutating func seekToSpan() throws {
+        guard let span = reader.options.span, span.lowerBound > Self.seekMarginMilliseconds, let start = startPTS else { return }
+        let stream = reader.demuxer.videoStream.pointee
+        let target = start + av_rescale_q(
+            Int64(span.lowerBound - Self.seekMarginMilliseconds), AVRational(num: 1, den: 1000), stream.time_base)
+        guard av_seek_frame(reader.demuxer.context, stream.index, target, AVSEEK_FLAG_BACKWARD) >= 0 else { return try rewind() }
+        seekCheckPending = true
+    }
+
+    /// How far before a span its seek aims, so that frames whose presentation
+    /// follows their key frame's decoding time still come before the span.
+    static let seekMarginMilliseconds = 1_000
+
+    /// Back to the beginning after a seek that failed or landed too late, as if none had been made.
+    private mutating func rewind() throws {
+        let stream = reader.demuxer.videoStream.pointee
+        let status = av_seek_frame(reader.demuxer.context, stream.index, startPTS ?? 0, AVSEEK_FLAG_BACKWARD)
+        guard status >= 0 else {
+            throw MediaError(.unreadable, "\(reader.name): cannot return to the start after seeking", ffmpegCode: status)
+        }
+        reader.decoder.flush()
+        sampler = FrameSampler(frameRate: reader.samplingRate)
+        report = DecodeReport()
+        lastPTS = nil
+        duplicates = 0
+        readFailure = nil
+        overshot = false
+        seekCheckPending = false
     }
 
     /// Receives every frame the decoder has ready; true if the consumer has gone.
@@ -74,6 +128,13 @@ struct DecodeSession {
             defer { av_frame_unref(frame) }
             report.framesDecoded += 1
             guard let timestamp = milliseconds(of: frame) else { continue }
+            if seekCheckPending {
+                seekCheckPending = false
+                if let span = reader.options.span, timestamp > span.lowerBound {
+                    overshot = true
+                    return true
+                }
+            }
             if let last = sampler.lastAccepted, timestamp <= last {
                 duplicates += 1
                 continue

@@ -1,6 +1,11 @@
 /// Chooses which decoded frames to hand out, by timestamp: every frame with a
 /// new timestamp, or, at a target rate, the first frame at or after each point
-/// of a grid `1000 / rate` ms apart (so a variable frame rate is sampled evenly).
+/// of a grid `1000 / rate` ms apart from the stream's start (so a variable
+/// frame rate is sampled evenly).
+///
+/// What it accepts next depends only on the last frame it accepted, so a pass
+/// that starts part-way (after a seek) chooses, from its first frame on, the
+/// frames a whole pass chooses.
 ///
 /// Handed-out timestamps strictly increase, as the landmarkers' video mode needs;
 /// a frame whose millisecond timestamp does not move on is skipped.
@@ -20,11 +25,9 @@ struct FrameSampler {
         if let interval {
             // Timestamps are whole milliseconds: allow one for rounding.
             let tolerance = 1.0
-            let due = nextDue ?? Double(timestamp)
-            guard Double(timestamp) >= due - tolerance else { return false }
-            var next = due
-            while next <= Double(timestamp) + tolerance { next += interval }
-            nextDue = next
+            if let nextDue, Double(timestamp) < nextDue - tolerance { return false }
+            // The first grid point past this frame.
+            nextDue = (((Double(timestamp) + tolerance) / interval).rounded(.down) + 1) * interval
         }
         lastAccepted = timestamp
         return true

@@ -44,6 +44,11 @@ final class VideoDecoder {
         avcodec_send_packet(context, packet)
     }
 
+    /// Forgets every packet and frame in flight, after a seek.
+    func flush() {
+        avcodec_flush_buffers(context)
+    }
+
     /// Receives the next decoded frame into `frame`; returns libav's status
     /// (AVERROR(EAGAIN) when it needs more input, AVERROR_EOF when drained).
     func receive(into frame: UnsafeMutablePointer<AVFrame>) -> Int32 {

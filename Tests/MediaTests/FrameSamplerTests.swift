@@ -33,6 +33,16 @@ struct FrameSamplerTests {
         #expect(accepted([0, 40, 80, 120, 160, 200, 240], frameRate: 10) == [0, 120, 200])
     }
 
+    @Test("a pass that starts part-way chooses a whole pass's frames from its first frame on")
+    func startingLater() {
+        let frames = (0..<600).map { Int((Double($0) * 1001 / 60).rounded()) }
+        let whole = accepted(frames, frameRate: 24)
+        for start in [1, 7, 250, 333] {
+            let part = accepted(Array(frames[start...]), frameRate: 24)
+            #expect(Array(part.dropFirst()) == whole.filter { $0 > part[0] })
+        }
+    }
+
     @Test("a rate above the source's keeps every frame")
     func upsampling() {
         #expect(accepted([0, 100, 200, 300], frameRate: 30) == [0, 100, 200, 300])

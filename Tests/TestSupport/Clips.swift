@@ -57,6 +57,16 @@ public enum Clips {
         "person-rotated.mp4": Recipe(
             file: "person-rotated.mp4", arguments: ["-c", "copy", "-metadata:s:v:0", "rotate=90"],
             input: "person-stored-sideways.mp4"),
+        // 12 s with a key frame every second and B-frames: a decode span seeks by the index.
+        "h264-keyframes.mp4": Recipe(
+            file: "h264-keyframes.mp4",
+            arguments: ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "12", "-c:v", "libx264",
+                        "-pix_fmt", "yuv420p", "-g", "30", "-bf", "3"]),
+        "h264-keyframes.mkv": Recipe(file: "h264-keyframes.mkv", arguments: ["-c", "copy"], input: "h264-keyframes.mp4"),
+        "mpeg4-keyframes.avi": Recipe(
+            file: "mpeg4-keyframes.avi",
+            arguments: ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "12", "-c:v", "mpeg4", "-q:v", "3",
+                        "-g", "30"]),
         "sine.m4a": Recipe(
             file: "sine.m4a", arguments: ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac"]),
     ]
