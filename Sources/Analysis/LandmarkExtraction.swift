@@ -17,6 +17,11 @@ public struct LandmarkOptions: Sendable {
     public var crowdCheckIntervalMilliseconds: Int? = 1000
     /// The most hands to find per frame, when `hands` is on.
     public var numHands = 2
+    /// With `hands`, in a video: look for hands only on a frame whose previous
+    /// frame's pose has a wrist in view (`HandSearch`), not on every frame;
+    /// the track's frames not searched have no `hands`. The rules read hands
+    /// only beside a pose's wrist, so `spotter analyze` and the worker set it.
+    public var handsNearWrists = false
     /// The hand model size.
     public var handModel = HandModel.full
     /// Where the models run: the CPU, or the GPU (where there is a usable one).
@@ -35,6 +40,8 @@ public struct LandmarkSummary: Sendable, Equatable {
     public var frames = 0
     public var framesWithPose = 0
     public var hands = 0
+    /// Frames the hand landmarker ran on (every frame, unless `handsNearWrists`).
+    public var framesSearchedForHands = 0
     /// What the decoder lost, in words; empty for a clean input.
     public var warnings: [String] = []
 }
@@ -151,6 +158,7 @@ public enum LandmarkExtraction {
         let frames = reader.frames()
         // The first check comes after the first frame, where the scorer picks whom to follow.
         var nextCrowdCheck = options.crowdCheckIntervalMilliseconds.map { (reader.options.span?.lowerBound ?? 0) + $0 / 2 }
+        var handSearch = HandSearch(nearWristsOnly: options.handsNearWrists)
         do {
             for try await frame in frames {
                 let image = try MPImage(pixels: frame.pixels, width: frame.width, height: frame.height, format: .rgb, engine: engine)
@@ -158,7 +166,10 @@ public enum LandmarkExtraction {
                 if checkCrowd, let interval = options.crowdCheckIntervalMilliseconds {
                     nextCrowdCheck = frame.timestampMilliseconds + interval
                 }
-                let landmarks = try await landmarkers.detect(videoFrame: image, at: frame.timestampMilliseconds, checkCrowd: checkCrowd)
+                let searchHands = handSearch.isDue
+                let landmarks = try await landmarkers.detect(
+                    videoFrame: image, at: frame.timestampMilliseconds, checkCrowd: checkCrowd, searchHands: searchHands)
+                handSearch.saw(landmarks.poses)
                 var trackFrame = LandmarkTrackFrame(
                     timestampMilliseconds: frame.timestampMilliseconds, poses: landmarks.poses, hands: landmarks.hands)
                 if let everyone = landmarks.everyone {
@@ -258,13 +269,15 @@ struct LandmarkerPair: Sendable {
     }
 
     /// Runs the landmarkers on a video frame at once, each on its own queue;
-    /// `everyone` holds the people the crowd check found, when it ran.
+    /// `everyone` holds the people the crowd check found, when it ran. Without
+    /// `searchHands`, the hand landmarker does not run (no hands, as without one).
     func detect(
-        videoFrame image: MPImage, at timestamp: Int, checkCrowd: Bool
+        videoFrame image: MPImage, at timestamp: Int, checkCrowd: Bool, searchHands: Bool = true
     ) async throws -> (poses: PoseLandmarkerResult, hands: HandLandmarkerResult?, everyone: PoseLandmarkerResult?) {
         async let poses = pose.detect(videoFrame: image, timestampInMilliseconds: timestamp)
         async let everyone = checkCrowd ? crowd?.detect(image: image) : nil
         guard let hand else { return (try await poses, nil, try await everyone) }
+        guard searchHands else { return (try await poses, nil, try await everyone) }
         async let hands = hand.detect(videoFrame: image, timestampInMilliseconds: timestamp)
         return (try await poses, try await hands, try await everyone)
     }
@@ -276,6 +289,7 @@ extension LandmarkSummary {
         frames += 1
         framesWithPose += frame.poses.isEmpty ? 0 : 1
         hands += frame.hands?.count ?? 0
+        framesSearchedForHands += frame.hands == nil ? 0 : 1
     }
 }
 

@@ -47,6 +47,7 @@ public enum SessionAnalysis {
         case .on: true
         case .off: false
         }
+        landmarkOptions.handsNearWrists = true
         let (track, summary) = try await LandmarkExtraction.track(
             inputPath: path, options: landmarkOptions, installation: installation, progress: progress)
         var analysis = Scorer(rule: rule).score(track)

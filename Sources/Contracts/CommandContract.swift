@@ -48,15 +48,16 @@ public enum CommandContract {
 
     /// The arguments of `spotter landmarks` that write the track of `video` to
     /// `trackPath` and the decoder's warnings (a JSON array of strings) to
-    /// `warningsPath`, at most `maxFrameRate` frames a second, with hands or not,
-    /// the models on `delegate` (`cpu` or `gpu`), in `threads` parts at once.
+    /// `warningsPath`, at most `maxFrameRate` frames a second, with hands (near
+    /// the pose's wrists, where the rules read them) or not, the models on
+    /// `delegate` (`cpu` or `gpu`), in `threads` parts at once.
     public static func landmarksArguments(
         video: String, trackPath: String, warningsPath: String, maxFrameRate: Double, hands: Bool, delegate: String = "cpu",
         threads: Int = 1
     ) -> [String] {
         ["landmarks", video, "--out", trackPath, "--warnings-out", warningsPath, "--max-fps", String(maxFrameRate),
          "--threads", String(threads)]
-            + (hands ? ["--hands"] : []) + (delegate == "cpu" ? [] : ["--delegate", delegate])
+            + (hands ? ["--hands", "--hands-near-wrists"] : []) + (delegate == "cpu" ? [] : ["--delegate", delegate])
     }
 
     /// The arguments of the worker's own `spotter thumbnails` (not for users):

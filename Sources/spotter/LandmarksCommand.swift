@@ -23,6 +23,9 @@ extension Spotter {
         @Flag(help: "Run the hand landmarker as well.")
         var hands = false
 
+        @Flag(help: "With --hands, in a video: look for hands only on frames that follow one whose pose has a wrist in view.")
+        var handsNearWrists = false
+
         @Option(help: "Frames per second to analyse, chosen by timestamp (default: every frame).")
         var fps: Double?
 
@@ -70,6 +73,7 @@ extension Spotter {
             try exitWithParentIfAsked()
             var options = LandmarkOptions()
             options.hands = hands
+            options.handsNearWrists = handsNearWrists
             options.numPoses = numPoses
             options.numHands = numHands
             options.handModel = handModel
@@ -93,8 +97,9 @@ extension Spotter {
                 }
                 try output?.commit()
                 for warning in summary.warnings { logger.warning("\(warning)") }
+                let searched = hands ? " in \(summary.framesSearchedForHands) frame(s) searched" : ""
                 logger.info(
-                    "\(input): \(summary.frames) frame(s), \(summary.framesWithPose) with a pose, \(summary.hands) hand(s)\(out.map { " → \($0)" } ?? "")")
+                    "\(input): \(summary.frames) frame(s), \(summary.framesWithPose) with a pose, \(summary.hands) hand(s)\(searched)\(out.map { " → \($0)" } ?? "")")
             } catch {
                 throw commandFailure(error)
             }

@@ -18,6 +18,7 @@ struct CommandContractTests {
         #expect(command.input == "/jobs/1/source")
         #expect(command.out == "/jobs/1/track.jsonl" && command.warningsOut == "/jobs/1/warnings.json")
         #expect(command.maxFps == 30 && command.fps == nil && command.hands == hands && command.delegate.rawValue == delegate)
+        #expect(command.handsNearWrists == hands)
         #expect(command.threads == threads)
     }
 

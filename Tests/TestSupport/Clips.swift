@@ -50,6 +50,11 @@ public enum Clips {
                         "-fps_mode", "passthrough", "-c:v", "libx264", "-pix_fmt", "yuv420p"]),
         "person.mp4": Recipe(
             file: "person.mp4", arguments: person + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-vf", "scale=810:1080"]),
+        // A person with a hand in view for 1 s, a black picture for 1 s, the person again for 1 s.
+        "person-away.mp4": Recipe(
+            file: "person-away.mp4",
+            arguments: ["-loop", "1", "-framerate", "10", "-i", TestAssets.photo("messi5.jpg"), "-t", "3", "-c:v", "libx264",
+                        "-pix_fmt", "yuv420p", "-vf", "drawbox=enable='between(t,1,1.95)':c=black:t=fill"]),
         "person-stored-sideways.mp4": Recipe(
             file: "person-stored-sideways.mp4",
             arguments: person + ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-vf", "scale=810:1080,transpose=clock"]),
