@@ -27,7 +27,8 @@ public struct LandmarkOptions: Sendable {
     /// Where the models run: the CPU, or the GPU (where there is a usable one).
     public var delegate = BaseOptions.Delegate.cpu
     /// How many parts of a video are landmarked at once, each by landmarkers of
-    /// its own on its own core (`SegmentedLandmarks`); 1: one pass.
+    /// its own on its own core (`SegmentedLandmarks`); 1: one pass. On the GPU,
+    /// at most `mostGPUParts`.
     public var threads = 1
     /// How videos are decoded: frame rate, size cap, limits.
     public var decoding = VideoDecodeOptions()
@@ -98,7 +99,7 @@ public enum LandmarkExtraction {
         case .image: return try await image(inputPath, landmarkers: landmarkers, engine: engine, into: sink)
         case .video:
             let reader = try await VideoReader.open(path: inputPath, options: options.decoding)
-            let spans = LandmarkOptions.parts(durationMilliseconds: reader.info.durationMilliseconds, threads: options.threads)
+            let spans = LandmarkOptions.parts(durationMilliseconds: reader.info.durationMilliseconds, threads: options.partsAtOnce)
             guard spans.count > 1 else {
                 return try await video(reader, options: options, landmarkers: landmarkers, engine: engine, progress: progress, into: sink)
             }

@@ -97,6 +97,14 @@ extension LandmarkOptions {
     /// A part of a segmented run is at least this long: shorter videos use fewer parts.
     public static let minimumPartMilliseconds = 4_000
 
+    /// The most parts landmarked at once on the GPU. Measured on an H200
+    /// (`ops/benchmarks/parts_scaling.c`): two streams did 1.7× one stream's
+    /// frames a second, four only 0.6× — the streams contend for the GPU.
+    public static let mostGPUParts = 2
+
+    /// The parts landmarked at once: `threads`, capped on the GPU.
+    public var partsAtOnce: Int { delegate == .gpu ? min(threads, Self.mostGPUParts) : threads }
+
     /// The parts (ms from the start; the last open-ended) a video of
     /// `durationMilliseconds` is landmarked in with `threads`: as many as
     /// threads, each at least `minimumPartMilliseconds`; one, the whole video,

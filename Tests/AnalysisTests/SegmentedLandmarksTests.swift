@@ -45,8 +45,15 @@ struct SegmentedLandmarksTests {
         #expect(parts.report.source.frames == single.report.source.frames)
     }
 
-    @Test("a video is cut into parts of at least 4 s, one per thread; a short or unknown one is one part")
+    @Test("a video is cut into parts of at least 4 s, one per thread (two at most on the GPU); a short or unknown one is one part")
     func spans() {
+        var options = LandmarkOptions()
+        options.threads = 16
+        #expect(options.partsAtOnce == 16)
+        options.delegate = .gpu
+        #expect(options.partsAtOnce == 2)
+        options.threads = 1
+        #expect(options.partsAtOnce == 1)
         #expect(LandmarkOptions.parts(durationMilliseconds: 20_000, threads: 2) == [0..<10_000, 10_000..<Int.max])
         #expect(LandmarkOptions.parts(durationMilliseconds: 9_000, threads: 4) == [0..<4_500, 4_500..<Int.max])
         #expect(LandmarkOptions.parts(durationMilliseconds: 3_000, threads: 8) == [0..<Int.max])
