@@ -38,6 +38,25 @@ enum Floor {
         return pose
     }
 
+    /// Lying face down, flat on the floor after a plank: trunk and legs down, the
+    /// arms beside the body or folded under the forehead — nothing under the shoulders.
+    static func lyingFlat(_ body: BodyShape, _ prone: ProneBody, armsForward: Bool) -> Pose {
+        let floor = 0.05 * body.height / 1.75
+        var pose = prone.pose(elevation: 3, hipLine: 0)
+        for side in BodySide.both {
+            let shoulder = pose.shoulder(side, body), hip = pose.hip(side, body)
+            if armsForward {
+                pose[arm: side] = Limb(end: Vec3(side.lateral * 0.06, shoulder.y + 0.22, shoulder.z + 0.02),
+                                       pole: Vec3(side.lateral, 0.3, 0))
+                pose[hand: side] = HandPose(pronation: 170, flexion: 0, grip: 0.3)
+            } else {
+                pose[arm: side] = Limb(end: Vec3(hip.x + side.lateral * 0.08, hip.y + 0.05, floor), pole: Vec3(0, 0, 1))
+                pose[hand: side] = HandPose(pronation: 90, flexion: 0, grip: 0.3)
+            }
+        }
+        return pose
+    }
+
     /// Getting down from standing onto all fours (or the reverse), as timed keyframes from `start`.
     static func getDown(_ body: BodyShape, standing: Pose, start: Double, reverse: Bool, _ random: inout SimRandom) -> Keyframes {
         var poses = [standing, crouch(body), allFours(body)]

@@ -81,6 +81,7 @@ extension PlankHold {
         let odds = FaultOdds(FaultBook.codes("plank"), &random)
         let breaks = random.chance(0.25) ? 1 : 0
         var holds: [PlankHold] = []
+        var lies = false
         for index in 0...breaks {
             t = parts[parts.count - 1].end
             let seconds = random.uniform(8, 45) / Double(breaks + 1)
@@ -89,8 +90,16 @@ extension PlankHold {
             hold.excursions = excursions(from: t + blend, to: hold.end, baseline: baseline, odds, &random)
             parts.append(hold)
             holds.append(hold)
+            var end = hold.end
+            if index == breaks && random.chance(0.35) {
+                // Lets go of the plank and lies flat on the floor for a while: no hold.
+                let lying = Floor.lyingFlat(body, prone, armsForward: random.chance(0.5))
+                end += random.uniform(2, 6)
+                parts.append(Keyframes(times: [hold.end, end], poses: [lying, lying]))
+                lies = true
+            }
             let rest = index < breaks ? random.uniform(1.5, 4) : random.uniform(1, 3)
-            parts.append(Keyframes(times: [hold.end, hold.end + rest], poses: [Floor.allFours(body), Floor.allFours(body)]))
+            parts.append(Keyframes(times: [end, end + rest], poses: [Floor.allFours(body), Floor.allFours(body)]))
         }
         if random.chance(0.5) {
             parts.append(Floor.getDown(body, standing: standing, start: parts[parts.count - 1].end, reverse: true, &random))
@@ -99,9 +108,10 @@ extension PlankHold {
         }
         let spans = holds.map { milliseconds($0.start + blend)..<milliseconds($0.end) }
         let faults = holds.flatMap(\.truthSpans)
-        let summary = String(format: "%@ plank, %@, knees %.0f°, hips %+.2f torso lengths off the line, %d hold%@, %d fault stretches",
+        let summary = String(format: "%@ plank, %@, knees %.0f°, hips %+.2f torso lengths off the line, %d hold%@, %d fault stretches%@",
                              forearms ? "forearm" : "straight-arm", forearms ? "elbows under the shoulders" : String(format: "elbows %.0f°", straightElbow),
-                             prone.knee, baseline, holds.count, holds.count > 1 ? "s (knees down between)" : "", faults.count)
+                             prone.knee, baseline, holds.count, holds.count > 1 ? "s (knees down between)" : "", faults.count,
+                             lies ? ", then lies flat on the floor" : "")
         return SessionPlan(
             script: MotionScript(body: body, parts: parts, blend: blend),
             hold: SimulatedHold(heldMs: spans.reduce(0) { $0 + $1.count }, faults: faults, spans: spans),
