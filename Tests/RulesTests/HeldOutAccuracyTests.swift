@@ -17,6 +17,8 @@ enum Seeds {
     /// More idle sets to tune on (`SPOTTER_TUNING_IDLE=N` runs the first N):
     /// ten a generator's idle routines are too few to show their false reps.
     static let simulatorTuningIdle: ClosedRange<UInt64> = 2_000_001...2_001_000
+    /// More sets with reps (or holds) to tune on (`SPOTTER_TUNING_MORE=N` runs the first N).
+    static let simulatorTuningMore: ClosedRange<UInt64> = 3_000_001...3_001_000
 
     /// SyntheticMotion (the project's first generator): AccuracyTests runs its
     /// tuning seeds; these are held out.
@@ -29,11 +31,13 @@ enum Seeds {
 enum GeneratorRuns {
     /// WorkoutSimulator sessions of `seeds`: the first `Seeds.simulatorSets` with
     /// reps (or holds), the rest idle.
-    static func simulator(_ exercise: String, seeds: ClosedRange<UInt64>, allIdle: Bool = false) throws -> Evaluation {
+    static func simulator(
+        _ exercise: String, seeds: ClosedRange<UInt64>, allIdle: Bool = false, setsFirst: Int = Seeds.simulatorSets
+    ) throws -> Evaluation {
         let scorer = Scorer(rule: try RuleFixtures.book.rule(for: exercise))
         var evaluation = Evaluation()
         for (index, seed) in seeds.enumerated() {
-            let session = WorkoutSimulator.session(exercise, seed: seed, idle: allIdle || index >= Seeds.simulatorSets)
+            let session = WorkoutSimulator.session(exercise, seed: seed, idle: allIdle || index >= setsFirst)
             evaluation.add(SetTruth(session), scorer.score(session.track).report)
         }
         return evaluation
@@ -71,17 +75,23 @@ struct HeldOutAccuracyTests {
         var falseRepsOnIdle: Int
         var precision: Double
         var recall: Double
-        var holdError: Double
+        /// The share of holds whose time is within 10 % of the truth.
+        var holdsWithinTenPercent: Double
     }
 
-    static let target = Floor(exactCounts: 0.98, meanAbsoluteError: 0.03, falseRepsOnIdle: 0, precision: 0.95, recall: 0.95, holdError: 0.1)
-    static let synthetic = Floor(exactCounts: 0.98, meanAbsoluteError: 0.03, falseRepsOnIdle: 0, precision: 0.95, recall: 0.9, holdError: 0.1)
-    static let simulator = Floor(exactCounts: 0.76, meanAbsoluteError: 0.45, falseRepsOnIdle: 1, precision: 0.6, recall: 0.35, holdError: 0.15)
+    static let target = Floor(
+        exactCounts: 0.98, meanAbsoluteError: 0.03, falseRepsOnIdle: 0, precision: 0.95, recall: 0.95, holdsWithinTenPercent: 1)
+    static let synthetic = Floor(
+        exactCounts: 0.98, meanAbsoluteError: 0.03, falseRepsOnIdle: 0, precision: 0.95, recall: 0.9, holdsWithinTenPercent: 1)
+    static let simulator = Floor(
+        exactCounts: 0.76, meanAbsoluteError: 0.45, falseRepsOnIdle: 1, precision: 0.6, recall: 0.35, holdsWithinTenPercent: 0.9)
 
     static func check(_ evaluation: Evaluation, _ exercise: String, generator: String, floor: Floor) {
+        let errors = evaluation.holdErrors
+        let holdsWithin = Double(errors.filter { $0 <= 0.1 }.count) / Double(max(1, errors.count))
         let meets = { (floor: Floor) -> Bool in
             evaluation.falseRepsOnIdle <= floor.falseRepsOnIdle
-                && (exercise == "plank" ? (evaluation.holdErrors.max() ?? 0) <= floor.holdError
+                && (exercise == "plank" ? holdsWithin >= floor.holdsWithinTenPercent
                     : evaluation.countAccuracy >= floor.exactCounts && evaluation.meanAbsoluteError <= floor.meanAbsoluteError)
                 && evaluation.faults.values.allSatisfy { $0.precision >= floor.precision && $0.recall >= floor.recall }
         }
@@ -89,8 +99,9 @@ struct HeldOutAccuracyTests {
         print("accuracy \(exercise) (\(generator), held out): issue 11's targets \(meets(target) ? "met" : "NOT met")")
         #expect(evaluation.falseRepsOnIdle <= floor.falseRepsOnIdle, "\(generator) \(exercise): \(evaluation.falseRepsOnIdle) reps on idle sets")
         if exercise == "plank" {
-            let worst = evaluation.holdErrors.max() ?? 0
-            #expect(worst <= floor.holdError, "\(generator) plank: worst hold-time error \(worst)")
+            #expect(
+                !errors.isEmpty && holdsWithin >= floor.holdsWithinTenPercent,
+                "\(generator) plank: \(holdsWithin * 100) % of holds within 10 %, worst error \(errors.max() ?? 0)")
         } else {
             #expect(
                 evaluation.countAccuracy >= floor.exactCounts && evaluation.meanAbsoluteError <= floor.meanAbsoluteError,
@@ -116,7 +127,8 @@ struct HeldOutAccuracyTests {
 
 /// The independent generator's tuning seeds, with every miss listed: what the
 /// thresholds are chosen on. Run with `SPOTTER_TUNING=1 swift test --filter TuningSeeds`
-/// (`SPOTTER_TUNING_EXERCISE=lunge` for one exercise; `SPOTTER_TUNING_TRACKS=DIR` writes
+/// (`SPOTTER_TUNING_EXERCISE=lunge` for one exercise; `SPOTTER_TUNING_MORE=N` adds N more
+/// sets, `SPOTTER_TUNING_IDLE=N` N more idle sets; `SPOTTER_TUNING_TRACKS=DIR` writes
 /// every tuning set's track there, as EXERCISE-SEED.jsonl, to look at with `spotter analyze --landmarks`).
 @Suite(
     "WorkoutSimulator tuning seeds", .serialized,
@@ -131,6 +143,13 @@ struct TuningSeeds {
         for miss in evaluation.misses { print("miss \(exercise): \(miss)") }
         let tracks = ProcessInfo.processInfo.environment["SPOTTER_TUNING_TRACKS"] ?? ""
         try Self.write(exercise, Seeds.simulatorTuning, idleFrom: Seeds.simulatorSets, into: tracks)
+        if let more = ProcessInfo.processInfo.environment["SPOTTER_TUNING_MORE"].flatMap(Int.init), more > 0 {
+            let seeds = Seeds.simulatorTuningMore.lowerBound...(Seeds.simulatorTuningMore.lowerBound + UInt64(min(more, 1_000)) - 1)
+            let sets = try GeneratorRuns.simulator(exercise, seeds: seeds, setsFirst: seeds.count)
+            print(sets.table("\(exercise) (WorkoutSimulator, more tuning sets)"))
+            for miss in sets.misses { print("miss \(exercise) more: \(miss)") }
+            try Self.write(exercise, seeds, idleFrom: seeds.count, into: tracks)
+        }
         guard let extra = ProcessInfo.processInfo.environment["SPOTTER_TUNING_IDLE"].flatMap(Int.init), extra > 0 else { return }
         let seeds = Seeds.simulatorTuningIdle.lowerBound...(Seeds.simulatorTuningIdle.lowerBound + UInt64(min(extra, 1_000)) - 1)
         let idle = try GeneratorRuns.simulator(exercise, seeds: seeds, allIdle: true)
