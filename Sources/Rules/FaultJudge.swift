@@ -62,10 +62,39 @@ struct FaultJudge {
             // The event: the first time the trigger's condition holds for `heldMs`, not a noisy crossing.
             let held = Runs.meeting(trigger.bound, values: triggerValues, in: window)
                 .first { times[$0.upperBound] - times[$0.lowerBound] >= heldMs || $0.upperBound == window.upperBound }
-            guard let moment = held?.lowerBound, let value = Reduction.value(values, at: moment, within: window, times: times),
+            guard var moment = held?.lowerBound else { return [] }
+            // Met already where the window starts: the event came earlier (knees straightened before
+            // the hips began to rise), where that run began — but not before the rep left its rest.
+            // The value is read around the moment, frames before the window included (at 10–15
+            // frames/s the window's first frames alone are too few to read it).
+            let start = restExtreme(before: window.lowerBound)
+            if moment == window.lowerBound {
+                while moment > start, let earlier = triggerValues[moment - 1], trigger.bound.isMet(by: earlier) { moment -= 1 }
+            }
+            let searched = start...window.upperBound
+            guard let value = Reduction.value(values, at: moment, within: searched, times: times),
                   fault.bound.isMet(by: value, margin: fault.margin) else { return [] }
-            return [report(fault, value: value, span: run(around: moment, fault.bound, values, window), rep: index)]
+            let spanned = min(moment, window.lowerBound)...window.upperBound
+            return [report(fault, value: value, span: run(around: moment, fault.bound, values, spanned), rep: index)]
         }
+    }
+
+    /// How far before its window an event that is already under way there may have begun.
+    static let eventLookBackMs = 1_000
+
+    /// Where, within `eventLookBackMs` before `frame`, the rep signal was furthest
+    /// on its rest side (the rep's true start); `frame` without a rep signal.
+    private func restExtreme(before frame: Int) -> Int {
+        guard let repSignal, let falls = repFalls, let values = series[repSignal]?.values else { return frame }
+        var best = frame, bestValue = values[frame]
+        var earlier = frame
+        while earlier > 0, times[frame] - times[earlier - 1] <= Self.eventLookBackMs {
+            earlier -= 1
+            guard let value = values[earlier] else { continue }
+            // At rest a falling signal (a squat's knee) is highest; a rising one (a deadlift's hip) lowest.
+            if bestValue == nil || (falls ? value >= bestValue! : value <= bestValue!) { (best, bestValue) = (earlier, value) }
+        }
+        return best
     }
 
     /// How far the rep signal's turn may be from the turn of the same angle
