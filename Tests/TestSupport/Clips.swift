@@ -68,6 +68,9 @@ public enum Clips {
             arguments: ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "12", "-c:v", "libx264",
                         "-pix_fmt", "yuv420p", "-g", "30", "-bf", "3"]),
         "h264-keyframes.mkv": Recipe(file: "h264-keyframes.mkv", arguments: ["-c", "copy"], input: "h264-keyframes.mp4"),
+        // The same as a live Matroska stream: no cues (index) to seek by, no duration.
+        "h264-keyframes-live.mkv": Recipe(
+            file: "h264-keyframes-live.mkv", arguments: ["-c", "copy", "-live", "1"], input: "h264-keyframes.mp4"),
         "mpeg4-keyframes.avi": Recipe(
             file: "mpeg4-keyframes.avi",
             arguments: ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "12", "-c:v", "mpeg4", "-q:v", "3",
