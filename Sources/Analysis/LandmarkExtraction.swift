@@ -277,8 +277,7 @@ struct LandmarkerPair: Sendable {
     ) async throws -> (poses: PoseLandmarkerResult, hands: HandLandmarkerResult?, everyone: PoseLandmarkerResult?) {
         async let poses = pose.detect(videoFrame: image, timestampInMilliseconds: timestamp)
         async let everyone = checkCrowd ? crowd?.detect(image: image) : nil
-        guard let hand else { return (try await poses, nil, try await everyone) }
-        guard searchHands else { return (try await poses, nil, try await everyone) }
+        guard let hand, searchHands else { return (try await poses, nil, try await everyone) }
         async let hands = hand.detect(videoFrame: image, timestampInMilliseconds: timestamp)
         return (try await poses, try await hands, try await everyone)
     }

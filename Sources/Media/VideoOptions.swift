@@ -29,9 +29,9 @@ public struct VideoDecodeOptions: Sendable, Equatable {
     /// Only frames from this time (ms from the start) are converted and handed
     /// out, and decoding stops at its end: one part of a video for one of
     /// several landmarkers. Decoding starts at a key frame before the span
-    /// where the container's index has one (else at the video's start), and
-    /// the frames handed out are exactly those a whole pass hands out within
-    /// the span. `nil`: all of it.
+    /// (found by the container's index or libav's search; at the video's start
+    /// where no seek lands in time), and the frames handed out are exactly
+    /// those a whole pass hands out within the span. `nil`: all of it.
     public var span: Range<Int>?
     /// Decoder threads; 0 lets libav choose (one per core).
     public var decoderThreads = 0

@@ -86,13 +86,13 @@ struct FaultJudge {
     /// on its rest side (the rep's true start); `frame` without a rep signal.
     private func restExtreme(before frame: Int) -> Int {
         guard let repSignal, let falls = repFalls, let values = series[repSignal]?.values else { return frame }
-        var best = frame, bestValue = values[frame]
-        var earlier = frame
+        var best = frame, earlier = frame
         while earlier > 0, times[frame] - times[earlier - 1] <= Self.eventLookBackMs {
             earlier -= 1
             guard let value = values[earlier] else { continue }
             // At rest a falling signal (a squat's knee) is highest; a rising one (a deadlift's hip) lowest.
-            if bestValue == nil || (falls ? value >= bestValue! : value <= bestValue!) { (best, bestValue) = (earlier, value) }
+            if let current = values[best], falls ? value < current : value > current { continue }
+            best = earlier
         }
         return best
     }

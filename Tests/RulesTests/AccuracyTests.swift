@@ -47,8 +47,8 @@ extension Evaluation {
     func table(_ exercise: String) -> String {
         var lines: [String] = []
         if let errors = Optional(holdErrors), !errors.isEmpty {
-            let within = errors.filter { $0 <= 0.1 }.count, mean = errors.reduce(0, +) / Double(errors.count)
-            lines.append("accuracy \(exercise): \(errors.count) holds, \(within) within 10 %, mean hold-time error \(String(format: "%.1f%%", mean * 100)), worst \(String(format: "%.1f%%", (errors.max() ?? 0) * 100)), idle sets \(idleSets) with \(falseRepsOnIdle) reps")
+            let mean = errors.reduce(0, +) / Double(errors.count)
+            lines.append("accuracy \(exercise): \(errors.count) holds, \(holdsWithinTenPercent) within 10 %, mean hold-time error \(String(format: "%.1f%%", mean * 100)), worst \(String(format: "%.1f%%", (errors.max() ?? 0) * 100)), idle sets \(idleSets) with \(falseRepsOnIdle) reps")
         } else {
             lines.append("accuracy \(exercise): rep count exact in \(exactCounts)/\(sets) sets (\(String(format: "%.1f%%", countAccuracy * 100))), MAE \(String(format: "%.3f", meanAbsoluteError)) reps, idle sets \(idleSets) with \(falseRepsOnIdle) reps")
         }

@@ -63,6 +63,8 @@ struct Evaluation {
     var falseRepsOnIdle = 0
     var faults: [String: Tally] = [:]
     var holdErrors: [Double] = []
+    /// Holds whose time is within 10 % of the truth.
+    var holdsWithinTenPercent: Int { holdErrors.filter { $0 <= 0.1 }.count }
     var misses: [String] = []
     /// The sum of |counted − true| over the sets, for the mean absolute error.
     var countErrors = 0

@@ -88,7 +88,7 @@ struct HeldOutAccuracyTests {
 
     static func check(_ evaluation: Evaluation, _ exercise: String, generator: String, floor: Floor) {
         let errors = evaluation.holdErrors
-        let holdsWithin = Double(errors.filter { $0 <= 0.1 }.count) / Double(max(1, errors.count))
+        let holdsWithin = Double(evaluation.holdsWithinTenPercent) / Double(max(1, errors.count))
         let meets = { (floor: Floor) -> Bool in
             evaluation.falseRepsOnIdle <= floor.falseRepsOnIdle
                 && (exercise == "plank" ? holdsWithin >= floor.holdsWithinTenPercent
