@@ -34,8 +34,9 @@ struct SessionFindings {
 
     // MARK: - Reps
 
-    mutating func scoreReps(_ repRule: RepRule, keyValues: [Double?], series: [String: SignalSeries]) {
-        let detection = RepDetector(rule: repRule).detect(times: times, values: keyValues, breaks: scored.map { !$0 })
+    /// Counts reps and judges their faults. `breaks` marks the frames no rep may span.
+    mutating func scoreReps(_ repRule: RepRule, keyValues: [Double?], series: [String: SignalSeries], breaks: [Bool]) {
+        let detection = RepDetector(rule: repRule).detect(times: times, values: keyValues, breaks: breaks)
         let judge = FaultJudge(series: series, times: times, phases: repRule.phases, repSignal: repRule.signal, repFalls: repRule.falls)
         var uncounted = detection.uncounted
         for span in detection.reps {

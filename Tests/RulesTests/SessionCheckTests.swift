@@ -81,6 +81,23 @@ struct SessionCheckTests {
         #expect(report.source.framesWithPose < report.source.frames)
     }
 
+    @Test("a short loss of the person inside a rep is left out as no_pose, and the rep across it still counts")
+    func shortNoPoseSpan() throws {
+        var set = Self.set("squat") { $0.reps = 6 }
+        // The detector loses the person for one second on the way down of rep 4: a gap, not a break.
+        let rep = set.reps[3]
+        let from = rep.startMilliseconds + 100, to = from + 1000
+        #expect(to < (rep.startMilliseconds + rep.endMilliseconds) / 2, "the loss ends before the bottom")
+        for index in set.track.frames.indices where (from...to).contains(set.track.frames[index].timestampMilliseconds) {
+            set.track.frames[index].poses = []
+        }
+        let report = try Self.score("squat", set.track)
+        #expect(report.excluded.contains { $0.reason == "no_pose" }, "\(report.excluded)")
+        #expect(report.repCount == set.reps.count, "\(report.reps.map(\.startMilliseconds))")
+        let bridged = try #require(report.reps.first { (to...rep.endMilliseconds).contains($0.bottomMilliseconds) })
+        #expect(bridged.startMilliseconds < from, "\(bridged)")
+    }
+
     @Test("a gap in the key landmarks while the person is there is reported unscorable, and lowers the confidence")
     func unscorableSpan() throws {
         var set = Self.set("squat") { $0.reps = 6 }
