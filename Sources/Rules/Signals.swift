@@ -118,6 +118,13 @@ struct SignalContext {
             let side: BodySide = l > 1.3 * r ? .left : r > 1.3 * l ? .right : visibleSide(definition)
             series.chosenSide = side
             series.values = side == .left ? left : right
+            // Both limbs seen and working together (a push-up's two elbows): their mean,
+            // each weighted by how steady it is, has less of the detector's noise than either.
+            if seen(.left), seen(.right), !(l > 1.3 * r || r > 1.3 * l), Self.moveTogether(left, right),
+               let noise = Self.jitter(left).flatMap({ a in Self.jitter(right).map { (a, $0) } }) {
+                let weight = noise.1 * noise.1 / (noise.0 * noise.0 + noise.1 * noise.1)
+                series.values = zip(left, right).map { combine($0, $1) { weight * $0 + (1 - weight) * $1 } }
+            }
         }
         if let thresholds, definition.side == .max || definition.side == .min, let left = series.left, let right = series.right {
             let isMax = definition.side == .max
@@ -133,6 +140,39 @@ struct SignalContext {
         series.left = trusted.left
         series.right = trusted.right
         return series
+    }
+
+    /// Two limbs move together when their values, where both are seen, correlate by `togetherCorrelation` or more.
+    static let togetherCorrelation = 0.7
+
+    private static func moveTogether(_ left: [Double?], _ right: [Double?]) -> Bool {
+        let pairs = zip(left, right).compactMap { pair -> (Double, Double)? in
+            guard let a = pair.0, let b = pair.1 else { return nil }
+            return (a, b)
+        }
+        guard pairs.count >= 10 else { return false }
+        let n = Double(pairs.count)
+        let (ma, mb) = (pairs.reduce(0) { $0 + $1.0 } / n, pairs.reduce(0) { $0 + $1.1 } / n)
+        var (sab, saa, sbb) = (0.0, 0.0, 0.0)
+        for (a, b) in pairs {
+            sab += (a - ma) * (b - mb)
+            saa += (a - ma) * (a - ma)
+            sbb += (b - mb) * (b - mb)
+        }
+        guard saa > 0, sbb > 0 else { return false }
+        return sab / (saa * sbb).squareRoot() >= togetherCorrelation
+    }
+
+    /// How much a series jitters from frame to frame: the median distance of a
+    /// value from the mean of its two neighbours (nil with fewer than 10 such frames, or none).
+    private static func jitter(_ values: [Double?]) -> Double? {
+        var distances: [Double] = []
+        for index in values.indices.dropFirst().dropLast() {
+            guard let a = values[index - 1], let b = values[index], let c = values[index + 1] else { continue }
+            distances.append(abs(b - (a + c) / 2))
+        }
+        guard distances.count >= 10, let jitter = median(distances), jitter > 0 else { return nil }
+        return jitter
     }
 
     /// The spread of the values seen (10th to 90th percentile); 0 with fewer than half the frames seen.

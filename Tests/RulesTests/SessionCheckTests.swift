@@ -98,6 +98,45 @@ struct SessionCheckTests {
         #expect(bridged.startMilliseconds < from, "\(bridged)")
     }
 
+    @Test("two limbs working together are read as their mean, each weighted by how steady it is: less noise than the steadier alone")
+    func limbsTogether() throws {
+        let set = Self.set("pushup") { $0.camera = .front; $0.noise = 0.002 }
+        let rule = try RuleFixtures.book.rule(for: "pushup")
+        let clean = Scorer(rule: rule).score(set.track).keySignal.values
+        // Independent jitter on each wrist: 1.5 cm on the left, three times that on the right.
+        var noisy = set.track, state: UInt64 = 17
+        func gaussian() -> Float {
+            func uniform() -> Double {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return (Double(state >> 11) + 1) / 9_007_199_254_740_993
+            }
+            return Float((-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform()))
+        }
+        for index in noisy.frames.indices where !noisy.frames[index].poses.isEmpty {
+            for (wrist, size) in [(15, Float(0.015)), (16, Float(0.045))] {
+                noisy.frames[index].poses[0].world[wrist].x += size * gaussian()
+                noisy.frames[index].poses[0].world[wrist].y += size * gaussian()
+                noisy.frames[index].poses[0].world[wrist].z += size * gaussian()
+            }
+        }
+        let analysis = Scorer(rule: rule).score(noisy)
+        func elbow(_ track: LandmarkTrack, _ frame: Int, _ side: Int) -> Double? {
+            guard let world = track.frames[frame].poses.first?.world else { return nil }
+            let (s, e, w) = (world[11 + side], world[13 + side], world[15 + side])
+            let a = SIMD3<Double>(Double(s.x - e.x), Double(s.y - e.y), Double(s.z - e.z))
+            let b = SIMD3<Double>(Double(w.x - e.x), Double(w.y - e.y), Double(w.z - e.z))
+            return acos(max(-1, min(1, (a * b).sum() / ((a * a).sum() * (b * b).sum()).squareRoot()))) * 180 / .pi
+        }
+        func rms(_ pairs: [(Double?, Double?)]) -> Double {
+            let squares = pairs.compactMap { pair in pair.0.flatMap { a in pair.1.map { (a - $0) * (a - $0) } } }
+            return (squares.reduce(0, +) / Double(squares.count)).squareRoot()
+        }
+        let keyError = rms(Array(zip(analysis.keySignal.values, clean)))
+        let leftError = rms(noisy.frames.indices.map { (elbow(noisy, $0, 0), elbow(set.track, $0, 0)) })
+        #expect(keyError < leftError, "key signal off by \(keyError)°, the left elbow alone by \(leftError)°")
+        #expect(analysis.report.repCount == set.reps.count)
+    }
+
     @Test("a gap in the key landmarks while the person is there is reported unscorable, and lowers the confidence")
     func unscorableSpan() throws {
         var set = Self.set("squat") { $0.reps = 6 }
