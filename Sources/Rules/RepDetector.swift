@@ -38,7 +38,8 @@ struct RepDetection: Sendable {
 /// is missing for longer than `maxGapMs`, and reduced to its turning points: a
 /// turning point is kept only when the signal moves at least `minRange` away
 /// from it (its prominence), so sway, noise and small bounces at the bottom are
-/// never turns. A rep is rest → turn → rest: the turn must reach the rule's
+/// never turns; on a track that jitters by more than an eighth of `minRange`
+/// from frame to frame, the prominence asked for is `noiseRange` times the jitter. A rep is rest → turn → rest: the turn must reach the rule's
 /// `active` level and the rests the rule's `rest` level — loose absolute bounds
 /// that keep idle movement out — and each rest must come back at least
 /// `returnFraction` of the way to the person's own typical rest from their
@@ -63,6 +64,12 @@ struct RepDetector {
     /// Reps in order, and the movements that were not counted. `breaks` marks
     /// frames no rep may span (spans left out of scoring: a cut, a flicker).
     func detect(times: [Int], values: [Double?], breaks: [Bool] = []) -> RepDetection {
+        let floor = Self.noiseRange * (jitter(values) ?? 0)
+        guard floor <= rule.minRange else {
+            var raised = rule
+            raised.minRange = floor
+            return RepDetector(rule: raised).detect(times: times, values: values, breaks: breaks)
+        }
         let cleaned = Self.despiked(times: times, values: values)
         var segments: [[Int]] = []
         var current: [Int] = []
@@ -248,6 +255,11 @@ struct RepDetector {
     }
 
     // MARK: - Cleaning
+
+    /// How many times the signal's jitter (`jitter(_:)`) a rep moves at least,
+    /// whatever the rule's `minRange`: on a noisy track (the detector unsure of
+    /// a limb filmed end-on), noise alone must make no rep.
+    static let noiseRange = 8.0
 
     /// How far either side of a value its running median reaches.
     static let medianWindowMs = 70

@@ -121,7 +121,7 @@ struct SignalContext {
             // Both limbs seen and working together (a push-up's two elbows): their mean,
             // each weighted by how steady it is, has less of the detector's noise than either.
             if seen(.left), seen(.right), !(l > 1.3 * r || r > 1.3 * l), Self.moveTogether(left, right),
-               let noise = Self.jitter(left).flatMap({ a in Self.jitter(right).map { (a, $0) } }) {
+               let noise = jitter(left).flatMap({ a in jitter(right).map { (a, $0) } }) {
                 let weight = noise.1 * noise.1 / (noise.0 * noise.0 + noise.1 * noise.1)
                 series.values = zip(left, right).map { combine($0, $1) { weight * $0 + (1 - weight) * $1 } }
             }
@@ -161,18 +161,6 @@ struct SignalContext {
         }
         guard saa > 0, sbb > 0 else { return false }
         return sab / (saa * sbb).squareRoot() >= togetherCorrelation
-    }
-
-    /// How much a series jitters from frame to frame: the median distance of a
-    /// value from the mean of its two neighbours (nil with fewer than 10 such frames, or none).
-    private static func jitter(_ values: [Double?]) -> Double? {
-        var distances: [Double] = []
-        for index in values.indices.dropFirst().dropLast() {
-            guard let a = values[index - 1], let b = values[index], let c = values[index + 1] else { continue }
-            distances.append(abs(b - (a + c) / 2))
-        }
-        guard distances.count >= 10, let jitter = median(distances), jitter > 0 else { return nil }
-        return jitter
     }
 
     /// The spread of the values seen (10th to 90th percentile); 0 with fewer than half the frames seen.
@@ -282,6 +270,21 @@ struct SignalContext {
             return Geometry.angle(wrist - elbow, hand)
         }
     }
+}
+
+/// How much a series jitters from frame to frame: the median distance of a
+/// value from the cubic through its two neighbours on each side, which
+/// follows the movement itself, fast or slow (nil with fewer than 10 such
+/// frames, or none at all).
+func jitter(_ values: [Double?]) -> Double? {
+    var distances: [Double] = []
+    for index in values.indices.dropFirst(2).dropLast(2) {
+        guard let a = values[index - 2], let b = values[index - 1], let c = values[index],
+              let d = values[index + 1], let e = values[index + 2] else { continue }
+        distances.append(abs(c - (4 * (b + d) - a - e) / 6))
+    }
+    guard distances.count >= 10, let jitter = median(distances), jitter > 0 else { return nil }
+    return jitter
 }
 
 /// The median of some values, or nil for none.

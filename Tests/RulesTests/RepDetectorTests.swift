@@ -115,6 +115,18 @@ struct RepDetectorTests {
         #expect(twice.count == 2)
     }
 
+    @Test("on a track that jitters, a rep must move eight times the jitter: a 45° dip counts on a steady track, not on one jittering by 6.7°")
+    func jitterFloor() {
+        let dips: [(Double, Double?)] = [(0, 170), (1, 170), (2, 125), (3, 170), (4, 170), (5, 80), (6, 170), (7, 170)]
+        let (times, steady) = Self.series(dips)
+        #expect(RepDetector(rule: Self.squat).detect(times: times, values: steady).reps.count == 2)
+        // ±2.5° from frame to frame: the cubic through the neighbours misses each value by 6.7°.
+        let zigzag = steady.indices.map { frame in steady[frame].map { $0 + (frame % 2 == 0 ? 2.5 : -2.5) } }
+        #expect(jitter(zigzag).map { abs($0 - 20.0 / 3) < 0.01 } == true)
+        let detection = RepDetector(rule: Self.squat).detect(times: times, values: zigzag)
+        #expect(detection.reps.count == 1 && detection.reps.first.map { abs(times[$0.turn] - 5000) <= 100 } == true, "\(detection.reps)")
+    }
+
     @Test("too quick, too slow or too little range is no rep")
     func durationsAndRange() {
         let twitch = Self.detect([(0, 175), (1, 175), (1.1, 110), (1.2, 175), (2, 175)])
