@@ -39,7 +39,8 @@ struct RepDetection: Sendable {
 /// turning point is kept only when the signal moves at least `minRange` away
 /// from it (its prominence), so sway, noise and small bounces at the bottom are
 /// never turns; on a track that jitters by more than an eighth of `minRange`
-/// from frame to frame, the prominence asked for is `noiseRange` times the jitter. A rep is rest → turn → rest: the turn must reach the rule's
+/// from frame to frame, the prominence asked for is `noiseRange` times the
+/// jitter. A rep is rest → turn → rest: the turn must reach the rule's
 /// `active` level and the rests the rule's `rest` level — loose absolute bounds
 /// that keep idle movement out — and each rest must come back at least
 /// `returnFraction` of the way to the person's own typical rest from their
