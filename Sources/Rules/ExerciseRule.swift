@@ -324,6 +324,10 @@ struct FaultDefinition: Sendable {
     /// How far past the limit a value must be to count (measurement noise):
     /// values within the margin of the limit are not faults.
     var margin: Double
+    /// A second signal that must break the limit too, read at the same turn
+    /// (`at: bottom` only): the fault stands only where both readings agree,
+    /// or where this one cannot be read.
+    var confirm: String? = nil
     /// The views the fault can be judged from; nil for any.
     var views: [CameraView]?
     var severity: Severity

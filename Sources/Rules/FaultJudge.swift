@@ -44,8 +44,8 @@ struct FaultJudge {
         let frames = rep.map { $0.start...$0.end } ?? held!
         switch fault.moment {
         case .bottom:
-            guard let rep, let (moment, value) = atTurn(fault, values, rep, within: frames),
-                  fault.bound.isMet(by: value, margin: fault.margin) else {
+            guard let rep, let (moment, value) = atTurn(fault.signal, values, rep, within: frames),
+                  fault.bound.isMet(by: value, margin: fault.margin), confirmed(fault, rep, within: frames) else {
                 return []
             }
             return [report(fault, value: value, span: run(around: moment, fault.bound, values, frames), rep: index)]
@@ -105,8 +105,8 @@ struct FaultJudge {
     /// measures the rep signal's own angle in other coordinates, at its own turn
     /// within `turnWindowMs` (the extreme in the rep's direction); otherwise at
     /// the rep signal's turn. Each value is the median around its moment.
-    private func atTurn(_ fault: FaultDefinition, _ values: [Double?], _ rep: RepSpan, within frames: ClosedRange<Int>) -> (Int, Double)? {
-        guard let repSignal, let falls = repFalls, series[fault.signal]?.definition.kind == series[repSignal]?.definition.kind else {
+    private func atTurn(_ signal: String, _ values: [Double?], _ rep: RepSpan, within frames: ClosedRange<Int>) -> (Int, Double)? {
+        guard let repSignal, let falls = repFalls, series[signal]?.definition.kind == series[repSignal]?.definition.kind else {
             return value(values, at: rep.turn, within: frames).map { (rep.turn, $0) }
         }
         var best: (frame: Int, value: Double)?
@@ -119,6 +119,15 @@ struct FaultJudge {
             frame += 1
         }
         return best.map { ($0.frame, $0.value) }
+    }
+
+    /// Whether the fault's `confirm` signal, read at the rep's turn like the
+    /// fault's own, is past the limit too (the margin is the fault's own
+    /// signal's); true without one, or where it cannot be read.
+    private func confirmed(_ fault: FaultDefinition, _ rep: RepSpan, within frames: ClosedRange<Int>) -> Bool {
+        guard let name = fault.confirm, let values = series[name]?.values,
+              let (_, value) = atTurn(name, values, rep, within: frames) else { return true }
+        return fault.bound.isMet(by: value)
     }
 
     /// Faults where the bound is broken: for `for_ms`, in runs at least that long

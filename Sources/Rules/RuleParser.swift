@@ -260,7 +260,7 @@ extension ExerciseRule {
     ) throws -> FaultDefinition {
         let fields = try value.mapping(allowing: [
             "code", "signal", "at", "phase", "event", "reduce", "above", "below", "for_ms", "margin", "views", "severity",
-            "message",
+            "message", "confirm",
         ])
         let code = try fields.required("code").string()
         guard isName(code) else {
@@ -293,6 +293,10 @@ extension ExerciseRule {
         if fields["event"] != nil, case .event = moment {} else if let event = fields["event"] {
             throw event.error("event: belongs to at: event")
         }
+        let confirm = try fields["confirm"].map(signal)
+        if let value = fields["confirm"], !{ if case .bottom = moment { return true } else { return false } }() {
+            throw value.error("confirm: belongs to at: bottom")
+        }
         let reduce = try fields["reduce"].map(reduction)
         if let reduce, reduce == .bottom { throw fields["reduce"]!.error("reduce: bottom is at: bottom") }
         let forMs = try fields["for_ms"]?.integer()
@@ -307,7 +311,7 @@ extension ExerciseRule {
         }
         return FaultDefinition(
             code: code, signal: try signal(fields.required("signal")), moment: moment, bound: try bound(fields),
-            reduce: reduce, forMs: forMs, margin: margin, views: try fields["views"].map(views),
+            reduce: reduce, forMs: forMs, margin: margin, confirm: confirm, views: try fields["views"].map(views),
             severity: try fields["severity"].map { value in
                 guard let severity = FaultDefinition.Severity(rawValue: try value.string()) else {
                     throw value.error("severity is info, warning or critical")

@@ -55,6 +55,8 @@ struct RuleParsingTests {
         ("wrong type", minimal.replacingOccurrences(of: "above: 100", with: "above: lots"), 14, "expected a number"),
         ("typo in message", minimal.replacingOccurrences(of: "{limit}", with: "{limt}"), 15, "unknown placeholder {limt}"),
         ("bad name", minimal.replacingOccurrences(of: "exercise: demo", with: "exercise: Demo Squat"), 1, "lowercase"),
+        ("confirm off the turn", minimal.replacingOccurrences(of: "at: bottom", with: "at: rep\n    confirm: knee"), 14, "confirm: belongs to at: bottom"),
+        ("confirm unknown signal", minimal.replacingOccurrences(of: "at: bottom", with: "at: bottom\n    confirm: kne"), 14, "no signal \"kne\""),
     ]
 
     @Test("broken rules are refused with file:line and the reason", arguments: broken.map(\.0))
