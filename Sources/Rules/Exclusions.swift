@@ -17,6 +17,13 @@ struct Exclusion: Equatable, Sendable {
 
     var frames: ClosedRange<Int>
     var reason: Reason
+
+    /// Whether no rep may span it: every kind of span but a short loss of the
+    /// person (`no_pose` lasting at most `maxGapMs`), which is a gap in the
+    /// signal like any other — the person went on moving while the detector lost them.
+    func breaksReps(maxGapMs: Int, times: [Int]) -> Bool {
+        reason != .noPose || ExclusionFinder.duration(of: frames, times: times) > maxGapMs
+    }
 }
 
 /// Finds the spans where the person is not doing the exercise. Pure.
@@ -162,13 +169,16 @@ struct ExclusionFinder {
             let flagged = frame < flags.count && flags[frame]
             if flagged, start == nil { start = frame }
             if !flagged, let first = start {
-                let last = frame - 1
-                let from = times[max(0, first - 1)], to = times[min(flags.count - 1, last + 1)]
-                if to - from >= milliseconds { result.append(first...last) }
+                if Self.duration(of: first...(frame - 1), times: times) >= milliseconds { result.append(first...(frame - 1)) }
                 start = nil
             }
         }
         return result
+    }
+
+    /// How long a span of frames lasts: from the frame before it to the frame after it.
+    static func duration(of frames: ClosedRange<Int>, times: [Int]) -> Int {
+        times[min(times.count - 1, frames.upperBound + 1)] - times[max(0, frames.lowerBound - 1)]
     }
 
     /// Spans in time order, with overlaps given to the earlier-found kind.

@@ -44,7 +44,7 @@ struct FaultJudge {
         let frames = rep.map { $0.start...$0.end } ?? held!
         switch fault.moment {
         case .bottom:
-            guard let rep, let (moment, value) = atTurn(fault.signal, values, rep, within: frames),
+            guard let rep, let (moment, value) = atTurn(fault.signal, rep, within: frames),
                   fault.bound.isMet(by: value, margin: fault.margin), confirmed(fault, rep, within: frames) else {
                 return []
             }
@@ -105,7 +105,8 @@ struct FaultJudge {
     /// measures the rep signal's own angle in other coordinates, at its own turn
     /// within `turnWindowMs` (the extreme in the rep's direction); otherwise at
     /// the rep signal's turn. Each value is the median around its moment.
-    private func atTurn(_ signal: String, _ values: [Double?], _ rep: RepSpan, within frames: ClosedRange<Int>) -> (Int, Double)? {
+    private func atTurn(_ signal: String, _ rep: RepSpan, within frames: ClosedRange<Int>) -> (Int, Double)? {
+        guard let values = series[signal]?.values else { return nil }
         guard let repSignal, let falls = repFalls, series[signal]?.definition.kind == series[repSignal]?.definition.kind else {
             return value(values, at: rep.turn, within: frames).map { (rep.turn, $0) }
         }
@@ -125,8 +126,7 @@ struct FaultJudge {
     /// fault's own, is past the limit too (the margin is the fault's own
     /// signal's); true without one, or where it cannot be read.
     private func confirmed(_ fault: FaultDefinition, _ rep: RepSpan, within frames: ClosedRange<Int>) -> Bool {
-        guard let name = fault.confirm, let values = series[name]?.values,
-              let (_, value) = atTurn(name, values, rep, within: frames) else { return true }
+        guard let name = fault.confirm, let (_, value) = atTurn(name, rep, within: frames) else { return true }
         return fault.bound.isMet(by: value)
     }
 

@@ -69,7 +69,11 @@ public struct Scorer: Sendable {
         switch rule.movement {
         case .reps(let repRule):
             thresholds = [repRule.rest, repRule.active]
-            session.scoreReps(repRule, keyValues: keyValues, series: series, breaks: Self.breaks(exclusions, repRule, times: times))
+            var breaks = [Bool](repeating: false, count: times.count)
+            for exclusion in exclusions where exclusion.breaksReps(maxGapMs: repRule.maxGapMs, times: times) {
+                for frame in exclusion.frames { breaks[frame] = true }
+            }
+            session.scoreReps(repRule, keyValues: keyValues, series: series, breaks: breaks)
 
         case .hold(let holdRule):
             thresholds = holdRule.conditions.filter { $0.signal == key.definition.name }.map(\.bound.limit)
@@ -110,21 +114,6 @@ public struct Scorer: Sendable {
                 thresholds: thresholds),
             heldSpans: session.heldSpans,
             angleMetrics: angleMetrics(keyIsAngle: key.definition.isAngle))
-    }
-
-    /// The frames no rep may span: every excluded span but a short loss of the
-    /// person (`no_pose` within the rule's `max_gap_ms`, from the frame before
-    /// to the frame after), which is a gap in the signal like any other: the
-    /// person went on moving while the detector lost them.
-    static func breaks(_ exclusions: [Exclusion], _ repRule: RepRule, times: [Int]) -> [Bool] {
-        var breaks = [Bool](repeating: false, count: times.count)
-        for exclusion in exclusions {
-            let frames = exclusion.frames
-            let lost = times[min(times.count - 1, frames.upperBound + 1)] - times[max(0, frames.lowerBound - 1)]
-            guard exclusion.reason != .noPose || lost > repRule.maxGapMs else { continue }
-            for frame in frames { breaks[frame] = true }
-        }
-        return breaks
     }
 
     /// The metric names whose values are degrees.

@@ -115,12 +115,13 @@ struct SignalContext {
                     || (definition.side == .oneLimb && visibility >= Self.hiddenWorkingVisibility && other < 0.25 * own)
             }
             let l = seen(.left) ? spreads.left : 0, r = seen(.right) ? spreads.right : 0
-            let side: BodySide = l > 1.3 * r ? .left : r > 1.3 * l ? .right : visibleSide(definition)
+            let movesMore: BodySide? = l > 1.3 * r ? .left : r > 1.3 * l ? .right : nil
+            let side = movesMore ?? visibleSide(definition)
             series.chosenSide = side
             series.values = side == .left ? left : right
             // Both limbs seen and working together (a push-up's two elbows): their mean,
             // each weighted by how steady it is, has less of the detector's noise than either.
-            if seen(.left), seen(.right), !(l > 1.3 * r || r > 1.3 * l), Self.moveTogether(left, right),
+            if movesMore == nil, seen(.left), seen(.right), Self.moveTogether(left, right),
                let noise = jitter(left).flatMap({ a in jitter(right).map { (a, $0) } }) {
                 let weight = noise.1 * noise.1 / (noise.0 * noise.0 + noise.1 * noise.1)
                 series.values = zip(left, right).map { combine($0, $1) { weight * $0 + (1 - weight) * $1 } }
