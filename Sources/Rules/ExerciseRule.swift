@@ -189,6 +189,11 @@ enum SideMode: String, Sendable {
     case oneLimb = "one_limb"
     /// Per frame, the smaller, larger or mean value of the two sides (one side when only one is seen).
     case min, max, mean
+    /// Per frame, the limb further ahead in the direction the person faces (an
+    /// angle signal's middle landmark furthest in front of its first: a lunge's
+    /// front knee), followed even where MediaPipe calls it hidden, since the
+    /// front leg is the far one as often as the near one.
+    case ahead
 }
 
 /// How the exercise moves: repetitions, or a position held.

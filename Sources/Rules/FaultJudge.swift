@@ -107,7 +107,8 @@ struct FaultJudge {
     /// the rep signal's turn. Each value is the median around its moment.
     private func atTurn(_ signal: String, _ rep: RepSpan, within frames: ClosedRange<Int>) -> (Int, Double)? {
         guard let values = series[signal]?.values else { return nil }
-        guard let repSignal, let falls = repFalls, series[signal]?.definition.kind == series[repSignal]?.definition.kind else {
+        guard let repSignal, let falls = repFalls, series[signal]?.definition.kind == series[repSignal]?.definition.kind,
+              series[signal]?.definition.side != .ahead else {
             return value(values, at: rep.turn, within: frames).map { (rep.turn, $0) }
         }
         var best: (frame: Int, value: Double)?

@@ -15,7 +15,9 @@ struct RepMetrics {
             if let range = ends.max() { metrics["range_of_motion"] = FaultJudge.round(range, angle: key.definition.isAngle) }
         }
         for metric in rule.metrics {
-            guard let signal = series[metric.signal] else { continue }
+            // Measured through less than half the rep (a limb hidden), a metric would
+            // describe the frames it was seen in, not the rep: none.
+            guard let signal = series[metric.signal], Self.seen(signal.values, frames, share: 0.5) else { continue }
             let isAngle = signal.definition.isAngle
             let falls = metric.signal == repRule.signal ? repRule.falls : nil
             if let value = metric.reduce.apply(to: signal.values, in: frames, turn: span.turn, times: times, extremeFalls: falls) {
@@ -23,7 +25,7 @@ struct RepMetrics {
             }
             // Both sides, where both are seen through most of the rep.
             guard metric.asymmetry, let left = signal.left, let right = signal.right,
-                  Self.seenThroughout(left, frames), Self.seenThroughout(right, frames),
+                  Self.seen(left, frames, share: 0.8), Self.seen(right, frames, share: 0.8),
                   let l = metric.reduce.apply(to: left, in: frames, turn: span.turn, times: times, extremeFalls: falls),
                   let r = metric.reduce.apply(to: right, in: frames, turn: span.turn, times: times, extremeFalls: falls) else { continue }
             metrics[metric.name + "_left"] = FaultJudge.round(l, angle: isAngle)
@@ -33,7 +35,8 @@ struct RepMetrics {
         return metrics
     }
 
-    private static func seenThroughout(_ values: [Double?], _ frames: ClosedRange<Int>) -> Bool {
-        Double(frames.filter { values[$0] != nil }.count) >= 0.8 * Double(frames.count)
+    /// Whether `values` are measured in at least `share` of `frames`.
+    private static func seen(_ values: [Double?], _ frames: ClosedRange<Int>, share: Double) -> Bool {
+        Double(frames.filter { values[$0] != nil }.count) >= share * Double(frames.count)
     }
 }

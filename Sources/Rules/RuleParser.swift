@@ -173,6 +173,11 @@ extension ExerciseRule {
         let definition = SignalDefinition(
             name: name, kind: kind, side: try choice("side", SideMode.visible), space: try choice("space", .world),
             scale: try choice("scale", .torso), line: value.line)
+        if definition.side == .ahead {
+            guard case .angle = kind else {
+                throw fields["side"]!.error("side: ahead belongs to an angle (the limb whose middle landmark is furthest ahead)")
+            }
+        }
         if kind == .wristFlexion, definition.space != .world {
             throw value.error("wrist flexion is measured in world coordinates")
         }

@@ -13,7 +13,7 @@ enum SessionChecks {
             case .left: [.left]
             case .right: [.right]
             case .visible, .working, .oneLimb: [signal.chosenSide ?? .left]
-            case .min, .max, .mean: [.left, .right]
+            case .min, .max, .mean, .ahead: [.left, .right]
             }
             for reference in signal.definition.references {
                 for side in sides {

@@ -48,7 +48,7 @@ struct SessionFindings {
             let index = reps.count + 1
             let found = judgeable(in: span.start...span.end, rep: index).flatMap { fault in
                 guard judge.measurable(fault, rep: span, held: nil) else {
-                    unmeasured(fault, rep: index, series)
+                    unmeasured(fault, rep: index, at: span.turn, series)
                     return [SessionReport.Fault]()
                 }
                 return judge.judge(fault, rep: span, index: index, held: nil)
@@ -102,7 +102,7 @@ struct SessionFindings {
         for span in spans {
             faults += judgeable(in: span, rep: nil).flatMap { fault in
                 guard judge.measurable(fault, rep: nil, held: span) else {
-                    unmeasured(fault, rep: nil, series)
+                    unmeasured(fault, rep: nil, at: nil, series)
                     return [SessionReport.Fault]()
                 }
                 return judge.judge(fault, rep: nil, index: nil, held: span)
@@ -112,11 +112,18 @@ struct SessionFindings {
 
     // MARK: - Not judged
 
-    /// Remembers a fault whose signal could not be measured on a rep (or a hold).
-    private mutating func unmeasured(_ fault: FaultDefinition, rep: Int?, _ series: [String: SignalSeries]) {
+    /// Remembers a fault whose signal could not be measured on a rep (or a
+    /// hold); the landmarks named are the chosen side's, or for a signal that
+    /// takes a side per frame, those of the sides unmeasured at `frame`.
+    private mutating func unmeasured(_ fault: FaultDefinition, rep: Int?, at frame: Int?, _ series: [String: SignalSeries]) {
         let signal = series[fault.signal]
-        let side = signal?.chosenSide ?? .left
-        let names = signal?.definition.references.flatMap { $0.indices(on: side) }.map(PoseLandmarkName.spoken) ?? []
+        var sides = [signal?.chosenSide ?? .left]
+        if signal?.chosenSide == nil, let frame, let left = signal?.left, let right = signal?.right {
+            let missing = [(BodySide.left, left[frame]), (.right, right[frame])].filter { $0.1 == nil }.map(\.0)
+            if !missing.isEmpty { sides = missing }
+        }
+        let names = signal?.definition.references.flatMap { reference in sides.flatMap { reference.indices(on: $0) } }
+            .map(PoseLandmarkName.spoken) ?? []
         var entry = unmeasured[fault.code] ?? ([], [])
         Self.note(rep, in: &entry.reps)
         entry.landmarks.formUnion(names)

@@ -191,8 +191,31 @@ struct SignalContext {
         case .min: series.values = zip(left, right).map { combine($0, $1, Swift.min) }
         case .max: series.values = zip(left, right).map { combine($0, $1, Swift.max) }
         case .mean: series.values = zip(left, right).map { combine($0, $1) { ($0 + $1) / 2 } }
+        case .ahead: series.values = frames.map { aheadValue(definition, $0, left: left[$0], right: right[$0]) }
         }
         return series
+    }
+
+    /// An `ahead` signal in one frame: the value of the side whose middle
+    /// landmark is further ahead of its first, in the direction the person
+    /// faces — told apart on landmarks MediaPipe calls hidden too, but read
+    /// only where trusted (nil where the limb ahead is hidden); the smaller of
+    /// the two where the sides cannot be told apart.
+    private func aheadValue(_ definition: SignalDefinition, _ frame: Int, left: Double?, right: Double?) -> Double? {
+        guard case .angle(let first, let middle, _) = definition.kind else { return nil }
+        var relaxed = self
+        relaxed.threshold = Swift.min(threshold, Self.countingVisibility)
+        let space = resolved(definition.space, frame)
+        func lead(_ side: BodySide) -> Double? {
+            guard let from = relaxed.point(first, on: side, frame, space), let to = relaxed.point(middle, on: side, frame, space) else {
+                return nil
+            }
+            return space == .world ? Geometry.dot(Geometry.horizontal(to - from), facing) : (to.x - from.x) * imageFacing
+        }
+        switch (lead(.left), lead(.right)) {
+        case let (l?, r?) where l != r: return l > r ? left : right
+        default: return combine(left, right, Swift.min)
+        }
     }
 
     private func combine(_ a: Double?, _ b: Double?, _ both: (Double, Double) -> Double) -> Double? {

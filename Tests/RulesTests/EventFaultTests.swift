@@ -4,8 +4,9 @@ import WorkoutSimulator
 
 /// A fault judged at an event — the deadlift's knees straightening while the
 /// hips are still bent — is read where the event began, also when that was
-/// just before the rep's phase starts, and at a low frame rate.
-@Suite("Faults at an event or confirmed at the turn")
+/// just before the rep's phase starts, and at a low frame rate; depth is
+/// confirmed by a second signal, or read on the limb ahead.
+@Suite("Faults at an event, confirmed at the turn, or on the limb ahead")
 struct EventFaultTests {
     @Test("knees straightened before the hips rise, filmed at 15 frames/s, are found on the reps that did it")
     func kneesLockedBeforeTheHipsRise() throws {
@@ -30,5 +31,25 @@ struct EventFaultTests {
         let report = try Scorer(rule: RuleFixtures.book.rule(for: "pushup")).score(session.track).report
         try #require(report.reps.count == session.reps.count)
         #expect(report.reps.map { $0.faults.contains("shallow_depth") } == session.reps.map { $0.faults.contains("shallow_depth") })
+    }
+
+    @Test("a lunge's depth is read on the knee ahead: shallow lunges are flagged though the back knee bends more, and not judged where the front leg is the hidden far one")
+    func lungeDepthOnTheKneeAhead() throws {
+        // A tuning set: alternating shallow forward lunges filmed from the side, the right hip
+        // hidden throughout; the near (left) leg leads on odd reps, the far one on even reps,
+        // whose back knee bends more than the front. Read on the more bent knee of the two,
+        // every even rep was clean; its depth cannot be seen, and the report says so.
+        let session = WorkoutSimulator.session("lunge", seed: 3_000_225)
+        #expect(session.reps.allSatisfy { $0.faults.contains("shallow_depth") })
+        let report = try Scorer(rule: RuleFixtures.book.rule(for: "lunge")).score(session.track).report
+        try #require(report.reps.count == session.reps.count)
+        let hidden = report.notJudged.first { $0.code == "shallow_depth" && $0.reason == .hidden }?.reps ?? []
+        #expect(hidden == [2, 4, 6, 8, 10])
+        for rep in report.reps {
+            #expect(rep.faults.contains("shallow_depth") == !hidden.contains(rep.index), "rep \(rep.index)")
+            #expect((rep.metrics["min_knee_angle"] == nil) == hidden.contains(rep.index), "rep \(rep.index): \(rep.metrics)")
+        }
+        let unscorable = try #require(report.warnings.first { $0.hasPrefix("unscorable: shallow_depth") }, "\(report.warnings)")
+        #expect(unscorable.contains("right knee") && !unscorable.contains("left knee"), "\(unscorable)")
     }
 }
