@@ -84,7 +84,7 @@ struct SignalContext {
 
     /// Landmarks MediaPipe is this unsure of still move with the body: the rep
     /// signal is counted on landmarks down to this visibility.
-    static let countingVisibility = 0.05
+    static let countingVisibility = 0.02
     /// A side seen less than this on average is not the working side…
     static let workingVisibility = 0.45
     /// …but one seen this much is, when it alone moves.
