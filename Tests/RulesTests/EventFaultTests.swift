@@ -5,8 +5,9 @@ import WorkoutSimulator
 /// A fault judged at an event — the deadlift's knees straightening while the
 /// hips are still bent — is read where the event began, also when that was
 /// just before the rep's phase starts, and at a low frame rate; depth is
-/// confirmed by a second signal, or read on the limb ahead.
-@Suite("Faults at an event, confirmed at the turn, or on the limb ahead")
+/// confirmed by a second signal, or read on the limb ahead; knees caving in are
+/// measured in the world, which the camera's perspective does not widen.
+@Suite("Faults at an event, confirmed at the turn, on the limb ahead, or in the world")
 struct EventFaultTests {
     @Test("knees straightened before the hips rise, filmed at 15 frames/s, are found on the reps that did it")
     func kneesLockedBeforeTheHipsRise() throws {
@@ -51,5 +52,19 @@ struct EventFaultTests {
         }
         let unscorable = try #require(report.warnings.first { $0.hasPrefix("unscorable: shallow_depth") }, "\(report.warnings)")
         #expect(unscorable.contains("right knee") && !unscorable.contains("left knee"), "\(unscorable)")
+    }
+
+    @Test("knees caving in at the bottom of a squat filmed from the front are found: their spacing is measured in the world, not the picture")
+    func kneesCavingInFromTheFront() throws {
+        // A tuning set filmed from the front and close: at the bottom the knees come toward the
+        // camera, and the picture shows them wider apart than they are, against the feet behind
+        // them; two of the reps whose knees caved in read clean in the picture.
+        let session = WorkoutSimulator.session("squat", seed: 3_000_170)
+        #expect(session.summary.contains("(front)"), "\(session.summary)")
+        let truth = session.reps.map { $0.faults.contains("knee_valgus") }
+        #expect(truth.filter { $0 }.count >= 2)
+        let report = try Scorer(rule: RuleFixtures.book.rule(for: "squat")).score(session.track).report
+        try #require(report.reps.count == session.reps.count)
+        #expect(report.reps.map { $0.faults.contains("knee_valgus") } == truth)
     }
 }

@@ -78,16 +78,25 @@ struct BackendCommandTests {
         #expect(noFile.status == 65 && noFile.errorLines.first?.contains("nope.mp4") == true)
     }
 
+    /// The shipped squat rule's version (`Rules/squat.yaml`), which the publish,
+    /// diff and rescore tests number their versions from.
+    static let shippedSquatVersion: Int = {
+        let text = (try? String(contentsOf: SpotterProcess.repository.appendingPathComponent("Rules/squat.yaml"), encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("version: ") } ?? ""
+        return Int(line.dropFirst("version: ".count).prefix { $0.isNumber }) ?? 0
+    }()
+
     @Test("rules publish, versions and rollback: each change a new version with its author and message, history kept", .postgresDatabase)
     func publishRules() throws {
+        let v = Self.shippedSquatVersion
         #expect(try spotter(["migrate"]).status == 0)
         var environment = database
         environment["SPOTTER_AUTHOR"] = "head-coach"
         let published = try spotter(["rules", "publish", "--message", "as shipped"], environment: environment)
         #expect(published.status == 0, "\(published.standardError)")
-        #expect(text(published).split(separator: "\n").count == 8 && text(published).contains("squat@3: published"), "\(text(published))")
+        #expect(text(published).split(separator: "\n").count == 8 && text(published).contains("squat@\(v): published"), "\(text(published))")
         let again = try spotter(["rules", "publish", "squat"])
-        #expect(text(again) == "squat@3: already the current text\n")
+        #expect(text(again) == "squat@\(v): already the current text\n")
 
         let rules = directory.appendingPathComponent("Rules")
         try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
@@ -95,18 +104,18 @@ struct BackendCommandTests {
         let edited = rules.appendingPathComponent("squat.yaml")
         try (original + "\n# a changed comment\n").write(to: edited, atomically: true, encoding: .utf8)
         let changed = try spotter(["rules", "publish", edited.path, "--message", "a comment", "--author", "ana"])
-        #expect(changed.status == 0 && text(changed).hasPrefix("squat@4: published"), "\(changed.standardError)")
+        #expect(changed.status == 0 && text(changed).hasPrefix("squat@\(v + 1): published"), "\(changed.standardError)")
 
-        let back = try spotter(["rules", "rollback", "squat", "squat@3"], environment: environment)
-        #expect(back.status == 0 && text(back) == "squat@5: published, the text of squat@3\n", "\(back.standardError)")
+        let back = try spotter(["rules", "rollback", "squat", "squat@\(v)"], environment: environment)
+        #expect(back.status == 0 && text(back) == "squat@\(v + 2): published, the text of squat@\(v)\n", "\(back.standardError)")
         let listed = try spotter(["rules", "versions", "squat", "--json"])
         let versions = try #require(try JSONSerialization.jsonObject(with: listed.standardOutput) as? [[String: Any]])
-        #expect(versions.map { $0["version"] as? Int } == [3, 4, 5])
+        #expect(versions.map { $0["version"] as? Int } == [v, v + 1, v + 2])
         #expect(versions.map { $0["current"] as? Bool } == [false, false, true])
         #expect(versions.map { $0["author"] as? String } == ["head-coach", "ana", "head-coach"])
-        #expect(versions.map { $0["message"] as? String } == ["as shipped", "a comment", "back to squat@3"])
+        #expect(versions.map { $0["message"] as? String } == ["as shipped", "a comment", "back to squat@\(v)"])
         let table = try spotter(["rules", "versions", "squat"])
-        #expect(text(table).contains("squat@5 (current)"))
+        #expect(text(table).contains("squat@\(v + 2) (current)"))
 
         let unknown = try spotter(["rules", "rollback", "squat", "9"])
         #expect(unknown.status == 65 && unknown.errorLines.first?.contains("no stored version squat@9") == true)
@@ -127,6 +136,7 @@ struct BackendCommandTests {
 
     @Test("rules diff scores the stored tracks with a candidate and a stored version and prints what would change", .postgresDatabase)
     func diffRules() async throws {
+        let v = Self.shippedSquatVersion
         #expect(try spotter(["migrate"]).status == 0)
         var ids: [String] = []
         for reps in [4, 5, 6] {
@@ -144,9 +154,9 @@ struct BackendCommandTests {
         let unchanged = try spotter(["rules", "diff", same.path, "--against", "published"])
         #expect(unchanged.status == 0 && text(unchanged).hasSuffix("total: 3 session(s), 0 changed; reps 15 → 15; faults unchanged; warnings +0 −0\n"),
                 "\(text(unchanged)) \(unchanged.standardError)")
-        let changed = try spotter(["rules", "diff", strict.path, "--against", "squat@3"])
+        let changed = try spotter(["rules", "diff", strict.path, "--against", "squat@\(v)"])
         let lines = text(changed).split(separator: "\n")
-        #expect(changed.status == 0 && lines.first == "squat: \(strict.path) against squat@3", "\(text(changed)) \(changed.standardError)")
+        #expect(changed.status == 0 && lines.first == "squat: \(strict.path) against squat@\(v)", "\(text(changed)) \(changed.standardError)")
         #expect(lines.filter { $0.contains("reps ") && $0.contains(" → 0") }.count == 4, "three sessions and the total: \(lines)")
         #expect(lines.last?.hasPrefix("total: 3 session(s), 3 changed; reps 15 → 0;") == true)
         let newest = try spotter(["rules", "diff", strict.path, "--against", "published", "--limit", "2"])
@@ -159,6 +169,7 @@ struct BackendCommandTests {
 
     @Test("rules rescore queues each stored session once per version and, with --wait, follows a worker until it is done", .postgresDatabase)
     func rescoreRules() async throws {
+        let v = Self.shippedSquatVersion
         #expect(try spotter(["migrate"]).status == 0)
         var ids: [String] = []
         for reps in [4, 5] {
@@ -172,10 +183,10 @@ struct BackendCommandTests {
         #expect(try spotter(["rules", "publish", strict.path]).status == 0)
 
         let queued = try spotter(["rules", "rescore", "squat"])
-        // The worker recorded the file as squat@3, so the published candidate is squat@4.
-        #expect(text(queued) == "squat@4: 2 session(s) with a stored track; 2 re-scoring job(s) queued, 0 queued or done before\n",
+        // The worker recorded the file as squat@v, so the published candidate is squat@(v + 1).
+        #expect(text(queued) == "squat@\(v + 1): 2 session(s) with a stored track; 2 re-scoring job(s) queued, 0 queued or done before\n",
                 "\(text(queued)) \(queued.standardError)")
-        let again = try spotter(["rules", "rescore", "squat", "--version", "squat@4"])
+        let again = try spotter(["rules", "rescore", "squat", "--version", "squat@\(v + 1)"])
         #expect(text(again).hasSuffix("0 re-scoring job(s) queued, 2 queued or done before\n"))
         let missing = try spotter(["rules", "rescore", "squat", "--version", "7"])
         #expect(missing.status == 65 && missing.errorLines.first?.contains("no stored version squat@7") == true)
@@ -186,11 +197,11 @@ struct BackendCommandTests {
         let waiting = Task { try spotter(["rules", "rescore", "squat", "--wait"]) }
         _ = try await runWorker(until: rescoring)
         let followed = try await waiting.value
-        #expect(followed.status == 0 && text(followed).hasSuffix("squat@4: 2 session(s) re-scored, 0 failed (`spotter jobs list --state failed` and `--state dead` say why)\n"),
+        #expect(followed.status == 0 && text(followed).hasSuffix("squat@\(v + 1): 2 session(s) re-scored, 0 failed (`spotter jobs list --state failed` and `--state dead` say why)\n"),
                 "\(text(followed)) \(followed.standardError)")
         #expect(followed.standardError.contains("re-scored 2 of 2"))
         let shown = text(try spotter(["jobs", "show", rescoring[0]]))
-        #expect(shown.contains("rules version:   squat@4") && shown.contains("state:           succeeded"), "\(shown)")
+        #expect(shown.contains("rules version:   squat@\(v + 1)") && shown.contains("state:           succeeded"), "\(shown)")
     }
 
     /// Runs `spotter worker` until the jobs `ids` succeeded (or two minutes
