@@ -25,7 +25,11 @@ struct FaultJudge {
         }
         switch fault.moment {
         case .bottom:
-            return rep.map { value(values, at: $0.turn, within: frames) != nil } ?? false
+            // A turn at the edge of a gap (the person lost just after or before it): the
+            // bottom itself was not seen, and the frames on one side would stand for it.
+            guard let rep, value(values, at: rep.turn, within: frames) != nil else { return false }
+            return seen(values, from: rep.turn, by: -Self.turnSidesMs, within: frames)
+                && seen(values, from: rep.turn, by: Self.turnSidesMs, within: frames)
         case .rep, .hold:
             return mostlySeen(values, frames)
         case .phase(let phase):
@@ -77,6 +81,19 @@ struct FaultJudge {
             let spanned = min(moment, window.lowerBound)...window.upperBound
             return [report(fault, value: value, span: run(around: moment, fault.bound, values, spanned), rep: index)]
         }
+    }
+
+    /// How far on each side of a rep's turn a fault judged there must be measured.
+    static let turnSidesMs = 150
+
+    /// Whether `values` has a value after `frame` (`by` > 0) or before it, within |`by`| ms.
+    private func seen(_ values: [Double?], from frame: Int, by ms: Int, within frames: ClosedRange<Int>) -> Bool {
+        var index = frame + (ms > 0 ? 1 : -1)
+        while frames.contains(index), abs(times[index] - times[frame]) <= abs(ms) {
+            if values[index] != nil { return true }
+            index += ms > 0 ? 1 : -1
+        }
+        return false
     }
 
     /// How far before its window an event that is already under way there may have begun.

@@ -167,6 +167,25 @@ struct SessionCheckTests {
         #expect(!report.warnings.contains { $0.hasPrefix("count_uncertain") }, "\(report.warnings)")
     }
 
+    @Test("a rep whose bottom falls in a gap is counted, but its depth is not judged from the frames on one side of it")
+    func bottomInAGap() throws {
+        var set = Self.set("squat") { $0.reps = 5; $0.camera = .left }
+        let before = try Self.score("squat", set.track)
+        try #require(before.repCount == 5)
+        // The person lost for 400 ms from just before rep 3's bottom: the frames
+        // before it are the way down, not the bottom.
+        let bottom = before.reps[2].bottomMilliseconds
+        for index in set.track.frames.indices where (bottom - 30...bottom + 400).contains(set.track.frames[index].timestampMilliseconds) {
+            set.track.frames[index].poses = []
+        }
+        let report = try Self.score("squat", set.track)
+        #expect(report.repCount == 5)
+        let hidden = report.notJudged.filter { $0.reason == .hidden }
+        #expect(hidden.contains { $0.code == "shallow_depth" && $0.reps == [3] }, "\(report.notJudged)")
+        #expect(!report.reps[2].faults.contains("shallow_depth"))
+        for index in [0, 1, 3, 4] { #expect(report.reps[index].faults == before.reps[index].faults, "rep \(index + 1)") }
+    }
+
     @Test("a max of two sides read from one knee alone counts only where it is beyond the thresholds: a lone bent knee is no turn")
     func loneSide() throws {
         var set = Self.set("squat") { $0.reps = 6 }
