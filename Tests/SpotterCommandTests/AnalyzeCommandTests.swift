@@ -37,7 +37,7 @@ struct AnalyzeCommandTests {
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let report = try json(outcome.standardOutput)
         #expect(report["format"] as? String == "spotter.report/v1")
-        #expect(report["exercise"] as? String == "squat" && report["rules_version"] as? String == "squat@3")
+        #expect(report["exercise"] as? String == "squat" && report["rules_version"] as? String == "squat@\(SpotterProcess.shippedVersion(of: "squat"))")
         #expect(report["rep_count"] as? Int == set.reps.count)
         #expect(report.keys.contains("hold_ms") && report["hold_ms"] is NSNull)
         // Contracts §3's additive fields.

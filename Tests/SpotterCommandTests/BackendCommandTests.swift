@@ -78,17 +78,9 @@ struct BackendCommandTests {
         #expect(noFile.status == 65 && noFile.errorLines.first?.contains("nope.mp4") == true)
     }
 
-    /// The shipped squat rule's version (`Rules/squat.yaml`), which the publish,
-    /// diff and rescore tests number their versions from.
-    static let shippedSquatVersion: Int = {
-        let text = (try? String(contentsOf: SpotterProcess.repository.appendingPathComponent("Rules/squat.yaml"), encoding: .utf8)) ?? ""
-        let line = text.split(separator: "\n").first { $0.hasPrefix("version: ") } ?? ""
-        return Int(line.dropFirst("version: ".count).prefix { $0.isNumber }) ?? 0
-    }()
-
     @Test("rules publish, versions and rollback: each change a new version with its author and message, history kept", .postgresDatabase)
     func publishRules() throws {
-        let v = Self.shippedSquatVersion
+        let v = SpotterProcess.shippedVersion(of: "squat")
         #expect(try spotter(["migrate"]).status == 0)
         var environment = database
         environment["SPOTTER_AUTHOR"] = "head-coach"
@@ -136,7 +128,7 @@ struct BackendCommandTests {
 
     @Test("rules diff scores the stored tracks with a candidate and a stored version and prints what would change", .postgresDatabase)
     func diffRules() async throws {
-        let v = Self.shippedSquatVersion
+        let v = SpotterProcess.shippedVersion(of: "squat")
         #expect(try spotter(["migrate"]).status == 0)
         var ids: [String] = []
         for reps in [4, 5, 6] {
@@ -169,7 +161,7 @@ struct BackendCommandTests {
 
     @Test("rules rescore queues each stored session once per version and, with --wait, follows a worker until it is done", .postgresDatabase)
     func rescoreRules() async throws {
-        let v = Self.shippedSquatVersion
+        let v = SpotterProcess.shippedVersion(of: "squat")
         #expect(try spotter(["migrate"]).status == 0)
         var ids: [String] = []
         for reps in [4, 5] {

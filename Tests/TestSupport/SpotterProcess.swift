@@ -17,6 +17,15 @@ public enum SpotterProcess {
     public static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The version of the shipped rule for `exercise` (`Rules/EXERCISE.yaml`'s
+    /// `version:`), which tests of reports and rule versions number from.
+    public static func shippedVersion(of exercise: String) -> Int {
+        let file = repository.appendingPathComponent("Rules/\(exercise).yaml")
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix("version: ") } ?? ""
+        return Int(line.dropFirst("version: ".count).prefix { $0.isNumber }) ?? 0
+    }
+
     /// Runs `spotter arguments…` with the test environment plus `environment`.
     public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> SubprocessOutcome {
         try runSubprocess(executable, arguments, environment: environment)
