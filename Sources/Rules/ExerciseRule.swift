@@ -191,8 +191,9 @@ enum SideMode: String, Sendable {
     case min, max, mean
     /// Per frame, the limb further ahead in the direction the person faces (an
     /// angle signal's middle landmark furthest in front of its first: a lunge's
-    /// front knee), followed even where MediaPipe calls it hidden, since the
-    /// front leg is the far one as often as the near one.
+    /// front knee). Which limb leads is told on landmarks MediaPipe calls hidden
+    /// too, since the front leg is the far one as often as the near one; its
+    /// value is read only where trusted.
     case ahead
 }
 

@@ -121,7 +121,8 @@ struct FaultJudge {
     /// A signal's value at the rep's turn, and the moment: where the signal
     /// measures the rep signal's own angle in other coordinates, at its own turn
     /// within `turnWindowMs` (the extreme in the rep's direction); otherwise at
-    /// the rep signal's turn. Each value is the median around its moment.
+    /// the rep signal's turn (also for an `ahead` signal, which may read another
+    /// limb than the rep signal's). Each value is the median around its moment.
     private func atTurn(_ signal: String, _ rep: RepSpan, within frames: ClosedRange<Int>) -> (Int, Double)? {
         guard let values = series[signal]?.values else { return nil }
         guard let repSignal, let falls = repFalls, series[signal]?.definition.kind == series[repSignal]?.definition.kind,

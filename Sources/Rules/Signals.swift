@@ -85,6 +85,13 @@ struct SignalContext {
     /// Landmarks MediaPipe is this unsure of still move with the body: the rep
     /// signal is counted on landmarks down to this visibility.
     static let countingVisibility = 0.02
+    /// This context, trusting landmarks down to `countingVisibility`.
+    private var counting: SignalContext {
+        var counting = self
+        counting.threshold = Swift.min(threshold, Self.countingVisibility)
+        return counting
+    }
+
     /// A side seen less than this on average is not the working side…
     static let workingVisibility = 0.45
     /// …but one seen this much is, when it alone moves.
@@ -100,9 +107,7 @@ struct SignalContext {
     /// Its per-side values (for metrics) keep the rule's own threshold.
     func repSeries(_ definition: SignalDefinition, thresholds: (rest: Double, active: Double)? = nil) -> SignalSeries {
         let trusted = series(definition)
-        var relaxed = self
-        relaxed.threshold = min(threshold, Self.countingVisibility)
-        var series = relaxed.series(definition)
+        var series = counting.series(definition)
         if definition.side == .working || definition.side == .oneLimb, let left = series.left, let right = series.right {
             // A side MediaPipe hardly sees moves with its guesses: it is not the working one,
             // unless one limb may work alone and the side it sees stays still while this one
@@ -191,25 +196,23 @@ struct SignalContext {
         case .min: series.values = zip(left, right).map { combine($0, $1, Swift.min) }
         case .max: series.values = zip(left, right).map { combine($0, $1, Swift.max) }
         case .mean: series.values = zip(left, right).map { combine($0, $1) { ($0 + $1) / 2 } }
-        case .ahead: series.values = frames.map { aheadValue(definition, $0, left: left[$0], right: right[$0]) }
+        case .ahead:
+            let counting = counting
+            series.values = frames.map { counting.aheadValue(definition, $0, left: left[$0], right: right[$0]) }
         }
         return series
     }
 
-    /// An `ahead` signal in one frame: the value of the side whose middle
-    /// landmark is further ahead of its first, in the direction the person
-    /// faces — told apart on landmarks MediaPipe calls hidden too, but read
-    /// only where trusted (nil where the limb ahead is hidden); the smaller of
-    /// the two where the sides cannot be told apart.
+    /// An `ahead` signal in one frame: of the sides' trusted values `left` and
+    /// `right`, the one whose middle landmark is further ahead of its first, in
+    /// the direction the person faces (nil where the limb ahead is hidden); the
+    /// smaller of the two where the sides cannot be told apart. Called on the
+    /// `counting` context: the sides are told apart on landmarks MediaPipe calls hidden too.
     private func aheadValue(_ definition: SignalDefinition, _ frame: Int, left: Double?, right: Double?) -> Double? {
         guard case .angle(let first, let middle, _) = definition.kind else { return nil }
-        var relaxed = self
-        relaxed.threshold = Swift.min(threshold, Self.countingVisibility)
         let space = resolved(definition.space, frame)
         func lead(_ side: BodySide) -> Double? {
-            guard let from = relaxed.point(first, on: side, frame, space), let to = relaxed.point(middle, on: side, frame, space) else {
-                return nil
-            }
+            guard let from = point(first, on: side, frame, space), let to = point(middle, on: side, frame, space) else { return nil }
             return space == .world ? Geometry.dot(Geometry.horizontal(to - from), facing) : (to.x - from.x) * imageFacing
         }
         switch (lead(.left), lead(.right)) {
