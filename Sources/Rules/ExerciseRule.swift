@@ -222,6 +222,9 @@ struct RepRule: Sendable {
     var phases: (Phase, Phase)
     /// Conditions without which a movement is not a rep.
     var require: [RepCondition]
+    /// The rep signal trusts landmarks MediaPipe sees down to this visibility
+    /// (0–1): limbs it calls hidden, or guesses outside the picture, still move with the body.
+    var countingVisibility = SignalContext.defaultCountingVisibility
 
     /// True when the signal falls during a rep (a squat's knee angle), false when it rises.
     var falls: Bool { active < rest }

@@ -189,7 +189,7 @@ extension ExerciseRule {
     ) throws -> RepRule {
         let fields = try value.mapping(allowing: [
             "signal", "rest", "active", "min_range", "min_share", "min_duration_ms", "max_duration_ms", "max_gap_ms", "return",
-            "phases", "require",
+            "phases", "require", "visibility",
         ])
         let rest = try fields.required("rest").number(), active = try fields.required("active").number()
         guard rest != active else { throw try fields.required("active").error("rest and active thresholds must differ") }
@@ -203,7 +203,7 @@ extension ExerciseRule {
             }
             phases = (first, second)
         }
-        let rule = RepRule(
+        var rule = RepRule(
             signal: try signal(fields.required("signal")), rest: rest, active: active, minRange: minRange,
             minDurationMs: try fields["min_duration_ms"]?.integer() ?? 300,
             maxDurationMs: try fields["max_duration_ms"]?.integer() ?? 12_000,
@@ -212,6 +212,7 @@ extension ExerciseRule {
             minShare: try fields["min_share"].map { try fraction($0) } ?? 0.4,
             phases: phases,
             require: try fields["require"]?.list().map { try repCondition($0, signal: signal) } ?? [])
+        if let visibility = fields["visibility"] { rule.countingVisibility = try fraction(visibility) }
         guard rule.minDurationMs >= 0, rule.maxDurationMs > rule.minDurationMs, rule.maxGapMs >= 0 else {
             throw value.error("durations must be ≥ 0, with max_duration_ms above min_duration_ms")
         }

@@ -41,6 +41,7 @@ public struct Scorer: Sendable {
         let times = prepared.times
         let views = CameraViews.perFrame(prepared)
         var context = SignalContext(track: prepared, threshold: rule.visibilityThreshold, imageSpace: imageSpace)
+        if case .reps(let reps) = rule.movement { context.countingVisibility = reps.countingVisibility }
         context.views = CameraViews.steady(views, times: times)
         let series = signalSeries(context)
         let key = series[rule.keySignal]!

@@ -27,7 +27,7 @@ enum SessionChecks {
         guard !posed.isEmpty else { return [] }
         return indices.sorted().compactMap { index in
             let slot = track.slot(index)
-            let threshold = judged.contains(index) ? context.threshold : min(context.threshold, SignalContext.countingVisibility)
+            let threshold = judged.contains(index) ? context.threshold : min(context.threshold, context.countingVisibility)
             let hidden = posed.filter { track.visibility[slot][$0] < threshold }.count
             let share = Double(hidden) / Double(posed.count)
             guard share > 0.2 else { return nil }

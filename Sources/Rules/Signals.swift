@@ -82,13 +82,16 @@ struct SignalContext {
         }
     }
 
-    /// Landmarks MediaPipe is this unsure of still move with the body: the rep
-    /// signal is counted on landmarks down to this visibility.
-    static let countingVisibility = 0.02
+    /// Landmarks MediaPipe is this unsure of still move with the body: unless
+    /// the rule says otherwise (`reps: visibility:`), the rep signal is counted
+    /// on landmarks down to this visibility.
+    static let defaultCountingVisibility = 0.02
+    /// The visibility the rep signal trusts landmarks down to.
+    var countingVisibility = Self.defaultCountingVisibility
     /// This context, trusting landmarks down to `countingVisibility`.
     private var counting: SignalContext {
         var counting = self
-        counting.threshold = Swift.min(threshold, Self.countingVisibility)
+        counting.threshold = Swift.min(threshold, countingVisibility)
         return counting
     }
 
