@@ -2,7 +2,8 @@
 # The Swift path on a lent GPU machine: `spotter landmarks` on one video with
 # 1…16 parts (pinned to one core for the baseline), on the GPU delegate, with
 # hands; each track compared with the one-part CPU track (track_compare.py);
-# `spotter analyze` on the CPU and the GPU. The bundle comes from
+# `spotter analyze` on the CPU and the GPU; each landmarks run's CPU use over
+# time from cpu_timeline.py. The bundle comes from
 # pack_for_device.sh, unpacked into $SP (lib/, spotter, libmediapipe.so,
 # models/, clips/); Debian's libEGL/libGLESv2 unpacked into /.
 #
@@ -31,11 +32,12 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 "$spotter" --version
 "$spotter" probe "$long" | head -3
 
-# run NAME ARGS...: times `spotter landmarks ARGS` into $work/NAME.jsonl; prints one line
+# run NAME ARGS...: times `spotter landmarks ARGS` into $work/NAME.jsonl; prints
+# one line, and cpu_timeline.py's split of the wall time into start, busy and finish
 run() {
   local name=$1; shift
   local times
-  times=$( { time "$@" -o "$work/$name.jsonl" 2>"$work/$name.err" ; } 2>&1 ) || { echo "$name FAILED: $(tail -3 "$work/$name.err")"; return; }
+  times=$( { time python3 ops/benchmarks/cpu_timeline.py "$@" -o "$work/$name.jsonl" 2>"$work/$name.err" ; } 2>&1 ) || { echo "$name FAILED: $(tail -3 "$work/$name.err")"; return; }
   read -r wall user sys <<<"$times"
   local frames
   frames=$(($(wc -l <"$work/$name.jsonl") - 1))
@@ -43,6 +45,7 @@ run() {
   [ "$name" != "${name%%-*}-base" ] && compared=$(python3 ops/benchmarks/track_compare.py "$base" "$work/$name.jsonl")
   awk -v n="$name" -v w="$wall" -v c="$(awk "BEGIN{print $user + $sys}")" -v f="$frames" -v d="$compared" \
     'BEGIN{printf "%-11s wall %6.2f s  cpu %7.2f s  frames %5d  %6.1f f/s  vs base %s\n", n, w, c, f, f / w, d}'
+  grep '^timeline:' "$work/$name.err" | sed 's/^/            /'
 }
 
 echo "== pose, $(basename "$long")"
