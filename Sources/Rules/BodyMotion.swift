@@ -1,10 +1,18 @@
-/// How fast the trunk moves in the picture, frame by frame: the shoulders' and
-/// hips' midpoints, over a second, in the person's own size (the mean
-/// side of their bounding box) per second. A held position is still; getting
-/// into it, walking or adjusting is not.
+/// How fast the body moves in the picture, frame by frame, in the person's own
+/// size (the mean side of their bounding box) per second. A held position is
+/// still; getting into it, walking or adjusting is not.
 enum BodyMotion {
-    static let windowMs = 500
+    /// Over a second around the frame: whether a position is held at all.
+    static let holdingWindowMs = 500
+    /// Over the 400 ms after a hold's first frame (or before its last): where it has settled.
+    static let settlingWindowMs = 400
+    /// The landmarks whose movement says a hold has not settled: the trunk and the legs.
+    static let settlingLandmarks = [
+        PoseLandmark.leftShoulder, PoseLandmark.rightShoulder, PoseLandmark.leftHip, PoseLandmark.rightHip,
+        PoseLandmark.leftKnee, PoseLandmark.rightKnee, PoseLandmark.leftAnkle, PoseLandmark.rightAnkle,
+    ]
 
+    /// The trunk's speed (the shoulders' and hips' midpoint) over `holdingWindowMs` either side of each frame.
     static func speeds(_ track: PreparedTrack) -> [Double?] {
         let (ls, rs, lh, rh) = (track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
         let times = track.times
@@ -16,13 +24,35 @@ enum BodyMotion {
         var low = 0, high = 0
         for frame in times.indices {
             guard trunk[frame] != nil, track.bodySize[frame] > 1 else { continue }
-            while times[frame] - times[low] > windowMs { low += 1 }
+            while times[frame] - times[low] > holdingWindowMs { low += 1 }
             high = max(high, frame)
-            while high + 1 < times.count, times[high + 1] - times[frame] <= windowMs { high += 1 }
+            while high + 1 < times.count, times[high + 1] - times[frame] <= holdingWindowMs { high += 1 }
             guard let from = (low...frame).first(where: { trunk[$0] != nil }), let to = (frame...high).last(where: { trunk[$0] != nil }),
                   to > from else { continue }
             let seconds = Double(times[to] - times[from]) / 1000
             speeds[frame] = Geometry.length(trunk[to]! - trunk[from]!) / track.bodySize[frame] / seconds
+        }
+        return speeds
+    }
+
+    /// How fast the body still moves into (`ahead`: over the next
+    /// `settlingWindowMs`) or out of a position (over the last): the mean speed
+    /// of the trunk's and legs' landmarks seen at both ends (visibility at least
+    /// `visibility`), in body sizes a second. Straightening the knees onto the
+    /// toes moves the legs, not the trunk.
+    static func settlingSpeeds(_ track: PreparedTrack, ahead: Bool, visibility: Double) -> [Double?] {
+        let slots = settlingLandmarks.map(track.slot).filter { $0 >= 0 }
+        let times = track.times
+        var speeds = [Double?](repeating: nil, count: times.count)
+        for frame in times.indices where track.hasPose[frame] && track.bodySize[frame] > 1 {
+            let window = ahead
+                ? (frame + 1..<times.count).prefix { times[$0] - times[frame] <= settlingWindowMs }.last { track.hasPose[$0] }
+                : (0..<frame).reversed().prefix { times[frame] - times[$0] <= settlingWindowMs }.last { track.hasPose[$0] }
+            guard let other = window else { continue }
+            let seen = slots.filter { track.visibility[$0][frame] >= visibility && track.visibility[$0][other] >= visibility }
+            guard !seen.isEmpty else { continue }
+            let moved = seen.reduce(0.0) { $0 + Geometry.length(track.image[$1][other] - track.image[$1][frame]) } / Double(seen.count)
+            speeds[frame] = moved / track.bodySize[frame] / (Double(abs(times[other] - times[frame])) / 1000)
         }
         return speeds
     }

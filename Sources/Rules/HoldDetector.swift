@@ -1,16 +1,22 @@
 /// Finds the spans a position is held in: every condition met, with breaks of
 /// up to `maxGapMs` bridged, each span's ends trimmed to where its steady
-/// signals have settled, and spans shorter than `minMs` ignored. Pure.
+/// signals and the trunk have settled, and spans shorter than `minMs` ignored. Pure.
 struct HoldDetector {
     let rule: HoldRule
 
+    /// The trunk's speed per frame over a short time after it (where a hold may
+    /// start) and before it (where one may end), for the rule's `settledBelow`.
+    typealias Settling = (ahead: [Double?], behind: [Double?])
+
     /// Held spans, as frame ranges. `steady` holds each steady signal's values
     /// (empty when it is not measured) and its tolerance.
-    func detect(times: [Int], met: [Bool?], steady: [(values: [Double?], tolerance: Double)] = []) -> [ClosedRange<Int>] {
+    func detect(
+        times: [Int], met: [Bool?], steady: [(values: [Double?], tolerance: Double)] = [], settling: Settling? = nil
+    ) -> [ClosedRange<Int>] {
         var spans: [ClosedRange<Int>] = []
         var current: ClosedRange<Int>?
         for frame in times.indices where met[frame] == true {
-            if let open = current, times[frame] - times[open.upperBound] <= rule.maxGapMs {
+            if let open = current, bridges(open.upperBound, frame, times: times, met: met) {
                 current = open.lowerBound...frame
             } else {
                 if let open = current { spans.append(open) }
@@ -18,22 +24,45 @@ struct HoldDetector {
             }
         }
         if let open = current { spans.append(open) }
-        return spans.compactMap { settled($0, steady) }.filter { times[$0.upperBound] - times[$0.lowerBound] >= rule.minMs }
+        return spans.compactMap { settled($0, steady, settling) }.filter { times[$0.upperBound] - times[$0.lowerBound] >= rule.minMs }
+    }
+
+    /// A stretch of the person unseen between two held frames, up to this long,
+    /// is held too: MediaPipe lost them, they did not get up and back in 2 s.
+    static let unseenGapMs = 2000
+
+    /// Whether the frames between `last` and `next` (both held) join them into
+    /// one hold: within the rule's `maxGapMs`, or none of them measured and
+    /// within `unseenGapMs`.
+    private func bridges(_ last: Int, _ next: Int, times: [Int], met: [Bool?]) -> Bool {
+        let gap = times[next] - times[last]
+        return gap <= rule.maxGapMs || (gap <= Self.unseenGapMs && met[(last + 1)..<next].allSatisfy { $0 == nil })
     }
 
     /// `span` without the frames at either end where a steady signal is further
-    /// than its tolerance from its median over the span, or none is measured;
-    /// nil when nothing settles.
-    private func settled(_ span: ClosedRange<Int>, _ steady: [(values: [Double?], tolerance: Double)]) -> ClosedRange<Int>? {
+    /// than its tolerance from its median over the span, or none is measured,
+    /// or the trunk moves faster than the rule lets a settled hold; nil when nothing settles.
+    private func settled(
+        _ span: ClosedRange<Int>, _ steady: [(values: [Double?], tolerance: Double)], _ settling: Settling?
+    ) -> ClosedRange<Int>? {
         let checks: [(values: [Double?], median: Double, tolerance: Double)] = steady.compactMap { signal in
             let inSpan = signal.values.isEmpty ? [] : span.compactMap { signal.values[$0] }.sorted()
             return inSpan.isEmpty ? nil : (signal.values, inSpan[inSpan.count / 2], signal.tolerance)
         }
-        let isSettled = { (frame: Int) in
+        let isSteady = { (frame: Int) in
             let measured = checks.compactMap { check in check.values[frame].map { abs($0 - check.median) <= check.tolerance } }
             return checks.isEmpty || (!measured.isEmpty && !measured.contains(false))
         }
-        guard let first = span.first(where: isSettled), let last = span.last(where: isSettled) else { return nil }
+        // The trunk's speed limit: the rule's, or twice the hold's median where the picture shakes more.
+        let slowEnough = { (speeds: [Double?]) -> (Int) -> Bool in
+            guard let limit = rule.settledBelow, !speeds.isEmpty else { return { _ in true } }
+            let inSpan = span.compactMap { speeds[$0] }.sorted()
+            let bound = max(limit, inSpan.isEmpty ? 0 : 2 * inSpan[inSpan.count / 2])
+            return { frame in speeds[frame].map { $0 < bound } ?? false }
+        }
+        let (startsSlow, endsSlow) = (slowEnough(settling?.ahead ?? []), slowEnough(settling?.behind ?? []))
+        guard let first = span.first(where: { isSteady($0) && startsSlow($0) }),
+              let last = span.last(where: { isSteady($0) && endsSlow($0) }), first <= last else { return nil }
         return first...last
     }
 }

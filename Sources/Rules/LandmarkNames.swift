@@ -26,6 +26,8 @@ enum PoseLandmark {
     static let leftElbow = 13, rightElbow = 14
     static let leftWrist = 15, rightWrist = 16
     static let leftHip = 23, rightHip = 24
+    static let leftKnee = 25, rightKnee = 26
+    static let leftAnkle = 27, rightAnkle = 28
 
     /// The elbow and wrist on one side.
     static func forearm(_ side: BodySide) -> (elbow: Int, wrist: Int) {

@@ -220,11 +220,13 @@ extension ExerciseRule {
     }
 
     private static func hold(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> HoldRule {
-        let fields = try value.mapping(allowing: ["when", "still", "steady", "min_ms", "max_gap_ms"])
+        let fields = try value.mapping(allowing: ["when", "still", "settled", "steady", "min_ms", "max_gap_ms"])
         let conditions = try fields.required("when").list().map { try condition($0, signal: signal) }
         guard !conditions.isEmpty else { throw try fields.required("when").error("a hold needs at least one condition") }
         let still = try fields["still"]?.number()
         if let still, still <= 0 { throw fields["still"]!.error("still: is a speed above 0 (body sizes a second)") }
+        let settled = try fields["settled"]?.number()
+        if let settled, settled <= 0 { throw fields["settled"]!.error("settled: is a speed above 0 (body sizes a second)") }
         let steady = try fields["steady"]?.list().map { entry in
             let steadyFields = try entry.mapping(allowing: ["signal", "within"])
             let within = try steadyFields.required("within")
@@ -232,7 +234,7 @@ extension ExerciseRule {
             return SteadySignal(signal: try signal(steadyFields.required("signal")), tolerance: try within.number())
         }
         return HoldRule(
-            conditions: conditions, stillBelow: still, steady: steady ?? [], minMs: try fields["min_ms"]?.integer() ?? 1000,
+            conditions: conditions, stillBelow: still, steady: steady ?? [], settledBelow: settled, minMs: try fields["min_ms"]?.integer() ?? 1000,
             maxGapMs: try fields["max_gap_ms"]?.integer() ?? 500)
     }
 

@@ -78,7 +78,7 @@ struct SessionFindings {
 
     // MARK: - Holds
 
-    mutating func scoreHold(_ holdRule: HoldRule, series: [String: SignalSeries], speeds: [Double?]) {
+    mutating func scoreHold(_ holdRule: HoldRule, series: [String: SignalSeries], speeds: [Double?], settling: HoldDetector.Settling?) {
         let met: [Bool?] = times.indices.map { frame in
             guard scored[frame] else { return nil }
             // The first condition (the hold's key signal) must be measured; others that
@@ -95,7 +95,7 @@ struct SessionFindings {
             return all
         }
         let steady = holdRule.steady.map { (values: series[$0.signal]?.values ?? [], tolerance: $0.tolerance) }
-        let spans = HoldDetector(rule: holdRule).detect(times: times, met: met, steady: steady)
+        let spans = HoldDetector(rule: holdRule).detect(times: times, met: met, steady: steady, settling: settling)
         heldSpans = spans.map { times[$0.lowerBound]...times[$0.upperBound] }
         holdMilliseconds = heldSpans.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
         let judge = FaultJudge(series: series, times: times, phases: (.eccentric, .concentric))

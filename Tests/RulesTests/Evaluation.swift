@@ -25,6 +25,8 @@ struct SetTruth {
     /// For holds: the time held, and the fault episodes.
     var holdMilliseconds: Int?
     var faultSpans: [Span]
+    /// For holds, where the generator says: the stretches held, milliseconds.
+    var heldSpans: [Range<Int>] = []
 }
 
 extension SetTruth {
@@ -41,7 +43,8 @@ extension SetTruth {
             description: session.summary, idle: session.idle,
             reps: session.reps.map { Rep(startMilliseconds: $0.startMs, endMilliseconds: $0.endMs, faults: $0.faults) },
             holdMilliseconds: session.idle ? nil : session.hold?.heldMs,
-            faultSpans: session.hold?.faults.map { Span(code: $0.code, startMilliseconds: $0.startMs, endMilliseconds: $0.endMs) } ?? [])
+            faultSpans: session.hold?.faults.map { Span(code: $0.code, startMilliseconds: $0.startMs, endMilliseconds: $0.endMs) } ?? [],
+            heldSpans: session.hold?.spans ?? [])
     }
 }
 
@@ -74,6 +77,13 @@ struct Evaluation {
 
     mutating func add(_ set: SyntheticSet, _ report: SessionReport) {
         add(SetTruth(set), report)
+    }
+
+    mutating func add(_ set: SetTruth, _ analysis: Analysis) {
+        add(set, analysis.report)
+        guard let miss = misses.last, miss.hasPrefix("\(set.description): held "), !set.heldSpans.isEmpty else { return }
+        let spans = { (spans: [(Int, Int)]) in spans.map { "\($0.0)-\($0.1)" }.joined(separator: ", ") }
+        misses[misses.count - 1] = miss + " (held \(spans(analysis.heldSpans.map { ($0.lowerBound, $0.upperBound) })); truth \(spans(set.heldSpans.map { ($0.lowerBound, $0.upperBound) })))"
     }
 
     mutating func add(_ set: SetTruth, _ report: SessionReport) {

@@ -38,7 +38,7 @@ enum GeneratorRuns {
         var evaluation = Evaluation()
         for (index, seed) in seeds.enumerated() {
             let session = WorkoutSimulator.session(exercise, seed: seed, idle: allIdle || index >= setsFirst)
-            evaluation.add(SetTruth(session), scorer.score(session.track).report)
+            evaluation.add(SetTruth(session), scorer.score(session.track))
         }
         return evaluation
     }

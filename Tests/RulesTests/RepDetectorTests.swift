@@ -199,4 +199,36 @@ struct HoldDetectorTests {
         let unsettled = detector.detect(times: times, met: met, steady: [(times.map { Double($0) }, 0.1)])
         #expect(unsettled.isEmpty, "a signal that never settles leaves no hold")
     }
+
+    @Test("the person lost for up to 2 s within a hold is still holding; a longer loss, or a break seen, ends it")
+    func unseen() {
+        let detector = HoldDetector(rule: HoldRule(conditions: [], minMs: 1000, maxGapMs: 500))
+        let times = Array(stride(from: 0, to: 20_000, by: 100))
+        var met: [Bool?] = times.map { $0 < 15_000 }
+        for frame in 20..<35 { met[frame] = nil }   // 2.0–3.5 s: nobody found
+        for frame in 60..<85 { met[frame] = nil }   // 6.0–8.5 s: nobody found for 2.5 s
+        for frame in 110..<118 { met[frame] = nil } // 11.0–11.8 s: nobody found…
+        met[114] = false                             // …except a moment where the position is not held
+        let spans = detector.detect(times: times, met: met).map { times[$0.lowerBound]...times[$0.upperBound] }
+        #expect(spans == [0...5900, 8500...10_900, 11_800...14_900])
+    }
+
+    @Test("with `settled:`, a hold starts once the body has stopped moving into place and ends where it starts moving out")
+    func settledBody() {
+        var rule = HoldRule(conditions: [], minMs: 1000, maxGapMs: 500)
+        rule.settledBelow = 0.05
+        let times = Array(stride(from: 0, to: 10_000, by: 100))
+        let met: [Bool?] = times.map { (1000..<9000).contains($0) }
+        // The legs straighten until 2.0 s (the conditions already met), and start bending at 8.0 s.
+        let ahead: [Double?] = times.map { $0 < 1600 ? 0.3 : $0 < 2000 ? 0.06 : 0.01 }
+        let behind: [Double?] = times.map { $0 > 8300 ? 0.3 : $0 > 8000 ? 0.06 : 0.01 }
+        let settled = HoldDetector(rule: rule).detect(times: times, met: met, settling: (ahead, behind))
+        #expect(settled.map { times[$0.lowerBound]...times[$0.upperBound] } == [2000...8000])
+        // A shaking picture: the whole hold moves about 0.08 body sizes a second; twice that is the limit there.
+        let shaking = HoldDetector(rule: rule).detect(
+            times: times, met: met, settling: (ahead.map { max($0!, 0.08) }, behind.map { max($0!, 0.08) }))
+        #expect(shaking.map { times[$0.lowerBound]...times[$0.upperBound] } == [1600...8300])
+        let without = HoldDetector(rule: HoldRule(conditions: [], minMs: 1000, maxGapMs: 500))
+        #expect(without.detect(times: times, met: met, settling: (ahead, behind)).map { times[$0.lowerBound] } == [1000])
+    }
 }

@@ -115,9 +115,10 @@ struct RenderedVideoTests {
 struct RenderedExerciseTests {
     /// How far a reported turn may be from the true one.
     static let turnToleranceMilliseconds = 500
-    /// How far the plank's hold may be from the true one: getting onto the toes
-    /// reads as holding about a second early (the target is 5 %; see the README).
-    static let holdTolerance = 0.2
+    /// How far the plank's hold may be from the true one: MediaPipe sees the
+    /// rendered legs straight and still a few frames before they are (the
+    /// issue's target is 5 %; see the README).
+    static let holdTolerance = 0.1
 
     /// `NAME.truth.json` as `ops/render/mannequin.py --truth` writes it for these clips.
     struct Truth: Decodable {
