@@ -35,12 +35,16 @@ enum BodyMotion {
         return speeds
     }
 
-    /// How fast the body still moves into (`ahead`: over the next
-    /// `settlingWindowMs`) or out of a position (over the last): the mean speed
-    /// of the trunk's and legs' landmarks seen at both ends (visibility at least
-    /// `visibility`), in body sizes a second. Straightening the knees onto the
-    /// toes moves the legs, not the trunk.
-    static func settlingSpeeds(_ track: PreparedTrack, ahead: Bool, visibility: Double) -> [Double?] {
+    /// How fast the body still moves into a position (`ahead`: over the next
+    /// `settlingWindowMs`) and out of it (`behind`: over the last): the mean
+    /// speed of the trunk's and legs' landmarks seen at both ends (visibility at
+    /// least `visibility`), in body sizes a second. Straightening the knees onto
+    /// the toes moves the legs, not the trunk.
+    static func settling(_ track: PreparedTrack, visibility: Double) -> HoldDetector.Settling {
+        (ahead: settlingSpeeds(track, ahead: true, visibility: visibility), behind: settlingSpeeds(track, ahead: false, visibility: visibility))
+    }
+
+    private static func settlingSpeeds(_ track: PreparedTrack, ahead: Bool, visibility: Double) -> [Double?] {
         let slots = settlingLandmarks.map(track.slot).filter { $0 >= 0 }
         let times = track.times
         var speeds = [Double?](repeating: nil, count: times.count)

@@ -240,9 +240,10 @@ struct HoldRule: Sendable {
     /// The hold starts and ends where each of these signals is within its
     /// tolerance of its median over the hold: getting into position and out of it is not holding.
     var steady: [SteadySignal] = []
-    /// The hold starts and ends where the trunk moves slower than this over
-    /// half a second (body sizes a second), or than twice its median speed over
-    /// the hold where the picture shakes more: a held position has stopped moving into place.
+    /// The hold starts and ends where the trunk and legs move slower than this
+    /// (body sizes a second, over `BodyMotion.settlingWindowMs`), or than twice
+    /// their median speed over the hold where the picture shakes more: a held
+    /// position has stopped moving into place.
     var settledBelow: Double?
     var minMs: Int
     var maxGapMs: Int

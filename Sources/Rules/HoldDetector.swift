@@ -1,11 +1,11 @@
 /// Finds the spans a position is held in: every condition met, with breaks of
 /// up to `maxGapMs` bridged, each span's ends trimmed to where its steady
-/// signals and the trunk have settled, and spans shorter than `minMs` ignored. Pure.
+/// signals and the body have settled, and spans shorter than `minMs` ignored. Pure.
 struct HoldDetector {
     let rule: HoldRule
 
-    /// The trunk's speed per frame over a short time after it (where a hold may
-    /// start) and before it (where one may end), for the rule's `settledBelow`.
+    /// The trunk's and legs' speed per frame over a short time after it (where a
+    /// hold may start) and before it (where one may end), for the rule's `settledBelow`.
     typealias Settling = (ahead: [Double?], behind: [Double?])
 
     /// Held spans, as frame ranges. `steady` holds each steady signal's values
@@ -41,29 +41,33 @@ struct HoldDetector {
 
     /// `span` without the frames at either end where a steady signal is further
     /// than its tolerance from its median over the span, or none is measured,
-    /// or the trunk moves faster than the rule lets a settled hold; nil when nothing settles.
+    /// or the body moves faster than the rule lets a settled hold; nil when nothing settles.
     private func settled(
         _ span: ClosedRange<Int>, _ steady: [(values: [Double?], tolerance: Double)], _ settling: Settling?
     ) -> ClosedRange<Int>? {
         let checks: [(values: [Double?], median: Double, tolerance: Double)] = steady.compactMap { signal in
-            let inSpan = signal.values.isEmpty ? [] : span.compactMap { signal.values[$0] }.sorted()
-            return inSpan.isEmpty ? nil : (signal.values, inSpan[inSpan.count / 2], signal.tolerance)
+            Self.middle(of: signal.values, in: span).map { (signal.values, $0, signal.tolerance) }
         }
         let isSteady = { (frame: Int) in
             let measured = checks.compactMap { check in check.values[frame].map { abs($0 - check.median) <= check.tolerance } }
             return checks.isEmpty || (!measured.isEmpty && !measured.contains(false))
         }
-        // The trunk's speed limit: the rule's, or twice the hold's median where the picture shakes more.
+        // The body's speed limit: the rule's, or twice the hold's median where the picture shakes more.
         let slowEnough = { (speeds: [Double?]) -> (Int) -> Bool in
             guard let limit = rule.settledBelow, !speeds.isEmpty else { return { _ in true } }
-            let inSpan = span.compactMap { speeds[$0] }.sorted()
-            let bound = max(limit, inSpan.isEmpty ? 0 : 2 * inSpan[inSpan.count / 2])
+            let bound = max(limit, 2 * (Self.middle(of: speeds, in: span) ?? 0))
             return { frame in speeds[frame].map { $0 < bound } ?? false }
         }
         let (startsSlow, endsSlow) = (slowEnough(settling?.ahead ?? []), slowEnough(settling?.behind ?? []))
         guard let first = span.first(where: { isSteady($0) && startsSlow($0) }),
               let last = span.last(where: { isSteady($0) && endsSlow($0) }), first <= last else { return nil }
         return first...last
+    }
+
+    /// The middle value (the upper one of an even count) of `values` measured in `span`; nil when none is.
+    private static func middle(of values: [Double?], in span: ClosedRange<Int>) -> Double? {
+        let measured = values.isEmpty ? [] : span.compactMap { values[$0] }.sorted()
+        return measured.isEmpty ? nil : measured[measured.count / 2]
     }
 }
 

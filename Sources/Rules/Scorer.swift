@@ -80,9 +80,7 @@ public struct Scorer: Sendable {
             thresholds = holdRule.conditions.filter { $0.signal == key.definition.name }.map(\.bound.limit)
             session.scoreHold(
                 holdRule, series: series, speeds: holdRule.stillBelow == nil ? [] : BodyMotion.speeds(prepared),
-                settling: holdRule.settledBelow == nil ? nil : (
-                    ahead: BodyMotion.settlingSpeeds(prepared, ahead: true, visibility: rule.visibilityThreshold),
-                    behind: BodyMotion.settlingSpeeds(prepared, ahead: false, visibility: rule.visibilityThreshold)))
+                settling: holdRule.settledBelow == nil ? nil : BodyMotion.settling(prepared, visibility: rule.visibilityThreshold))
 
         }
         session.warnings += SessionChecks.gapWarnings(
