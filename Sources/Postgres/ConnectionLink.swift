@@ -8,6 +8,10 @@ import Glibc
 final class ConnectionLink: @unchecked Sendable {
     private var connection: OpaquePointer?
     private var channels: [String] = []
+    /// Statements prepared on this connection (`execute(…, prepare: true)`), by their text.
+    private var prepared: [String: String] = [:]
+    /// How many have been prepared on this server session: names are never reused.
+    private var preparedCount = 0
     /// Parsed first: every message of libpq's is cleared of its password.
     private let connectionString: ConnectionString
 
@@ -46,17 +50,53 @@ final class ConnectionLink: @unchecked Sendable {
     }
 
     private func prepareSession() throws {
+        prepared = [:]
+        preparedCount = 0
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         try executeScript("SET DateStyle TO ISO; SET TimeZone TO 'UTC'; SET client_encoding TO 'UTF8'")
     }
 
     /// Runs one statement; parameters go as text, or as binary for raw bytes.
+    /// With `prepare`, the statement is prepared on this connection the first
+    /// time and reused after: parsed and planned once.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [PostgresValue]) throws -> PostgresRows {
+    func execute(_ sql: String, _ parameters: [PostgresValue], prepare: Bool = false) throws -> PostgresRows {
         guard let connection else { throw PostgresError(.connectionFailed, "the database connection is closed") }
-        let result = ParameterBuffers(parameters).withPointers { values, lengths, formats in
-            PQexecParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 0)
+        guard prepare else {
+            return try run(connection, parameters) { PQexecParams(connection, sql, Int32(parameters.count), nil, $0, $1, $2, 0) }
         }
+        let name = try preparedName(sql, parameters.count, connection)
+        do {
+            return try run(connection, parameters) { PQexecPrepared(connection, name, Int32(parameters.count), $0, $1, $2, 0) }
+        } catch let error as PostgresError where error.sqlState == Self.replanRefused {
+            // A table's columns changed under a prepared `RETURNING *`: forget every
+            // prepared statement and run this one unnamed — unless a transaction is
+            // under way, which the error has aborted: its caller must start again.
+            prepared = [:]
+            guard PQtransactionStatus(connection) == PQTRANS_IDLE else { throw error }
+            try executeScript("DEALLOCATE ALL")
+            return try execute(sql, parameters)
+        }
+    }
+
+    /// "cached plan must not change result type".
+    private static let replanRefused = "0A000"
+
+    /// The name `sql` is prepared under, preparing it now if need be.
+    private func preparedName(_ sql: String, _ parameterCount: Int, _ connection: OpaquePointer) throws -> String {
+        if let name = prepared[sql] { return name }
+        preparedCount += 1
+        let name = "spotter_\(preparedCount)"
+        _ = try run(connection, []) { _, _, _ in PQprepare(connection, name, sql, Int32(parameterCount), nil) }
+        prepared[sql] = name
+        return name
+    }
+
+    private func run(
+        _ connection: OpaquePointer, _ parameters: [PostgresValue],
+        _ call: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> OpaquePointer?
+    ) throws -> PostgresRows {
+        let result = ParameterBuffers(parameters).withPointers(call)
         defer { PQclear(result) }
         return try rows(of: result, connection: connection)
     }
@@ -64,9 +104,7 @@ final class ConnectionLink: @unchecked Sendable {
     /// Runs a script of several statements with libpq's simple protocol.
     func executeScript(_ sql: String) throws {
         guard let connection else { throw PostgresError(.connectionFailed, "the database connection is closed") }
-        let result = PQexec(connection, sql)
-        defer { PQclear(result) }
-        _ = try rows(of: result, connection: connection)
+        _ = try run(connection, []) { _, _, _ in PQexec(connection, sql) }
     }
 
     private func rows(of result: OpaquePointer?, connection: OpaquePointer) throws -> PostgresRows {

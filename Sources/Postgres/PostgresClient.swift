@@ -14,6 +14,12 @@ extension PostgresClient {
         try await withSession { try $0.query(sql, parameters) }
     }
 
+    /// Runs one statement prepared on its connection (`PostgresSession.preparedQuery`).
+    @discardableResult
+    public func preparedQuery(_ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresRows {
+        try await withSession { try $0.preparedQuery(sql, parameters) }
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {

@@ -9,6 +9,15 @@ public struct PostgresSession {
         try link.execute(sql, parameters.map(\.postgresValue))
     }
 
+    /// Runs one statement like `query`, prepared on this connection the first
+    /// time and reused after: parsed and planned once. For hot statements whose
+    /// plan suits any size of table (driven by indexes): after a few runs
+    /// PostgreSQL may keep one generic plan, made with the statistics of then.
+    @discardableResult
+    public func preparedQuery(_ sql: String, _ parameters: [any PostgresEncodable] = []) throws -> PostgresRows {
+        try link.execute(sql, parameters.map(\.postgresValue), prepare: true)
+    }
+
     /// Runs a script of several statements, such as a migration file. For the
     /// project's own SQL files only: values from users go through `query`'s parameters.
     public func executeScript(_ sql: String) throws {

@@ -116,6 +116,38 @@ struct PostgresConnectionTests {
         #expect(try await connection.nextNotification(timeout: .seconds(10))?.channel == "after_reconnect")
     }
 
+    @Test("a prepared statement is prepared once per connection and survives a change of its table and a reconnect")
+    func preparedStatements() async throws {
+        let connection = try await PostgresConnection.connect(to: PostgresDatabase.url)
+        let other = try await PostgresConnection.connect(to: PostgresDatabase.url)
+        try await connection.query("CREATE TABLE prepared_items (n int8 NOT NULL)")
+        let insert = "INSERT INTO prepared_items (n) VALUES ($1) RETURNING *"
+        for n in 1...3 { #expect(try await connection.preparedQuery(insert, [Int64(n)])[0].decode("n", as: Int64.self) == Int64(n)) }
+        let kept = "SELECT count(*)::int AS count FROM pg_prepared_statements WHERE statement = $1"
+        #expect(try await connection.query(kept, [insert])[0].decode("count", as: Int.self) == 1)
+
+        // Another connection adds a column: the prepared `RETURNING *` would change its rows.
+        try await other.query("ALTER TABLE prepared_items ADD COLUMN note text DEFAULT 'new'")
+        let afterChange = try await connection.preparedQuery(insert, [Int64(4)])
+        #expect(try afterChange[0].decode("note", as: String.self) == "new")
+        // Within a transaction the change aborts it: the caller sees the error and may start again.
+        try await connection.preparedQuery(insert, [Int64(5)])
+        try await other.query("ALTER TABLE prepared_items ADD COLUMN extra int DEFAULT 7")
+        let aborted = try await #require(throws: PostgresError.self) {
+            try await connection.transaction { session in try session.preparedQuery(insert, [Int64(0)]) }
+        }
+        #expect(aborted.sqlState == "0A000")
+        let again = try await connection.transaction { session in try session.preparedQuery(insert, [Int64(6)]) }
+        #expect(try again[0].decode("extra", as: Int.self) == 7)
+
+        let pid = try await connection.query("SELECT pg_backend_pid() AS pid")[0].decode("pid", as: Int.self)
+        try await other.query("SELECT pg_terminate_backend($1)", [pid])
+        _ = try? await connection.query("SELECT 1")
+        #expect(try await connection.preparedQuery(insert, [Int64(7)])[0].decode("n", as: Int64.self) == 7, "prepared again on the new connection")
+        let stored = try await connection.query("SELECT n FROM prepared_items ORDER BY n").map { try $0.decode("n", as: Int64.self) }
+        #expect(stored == Array(1...7), "the aborted insert left nothing")
+    }
+
     @Test("a URL libpq cannot parse, or echoes, never shows its password, to clients or operators", arguments: [
         "postgresql://spotter:hunter2secret@[::1]x/db",  // libpq quotes the whole URI
         "postgresql://spotter:hunter2secret%zz@localhost/db",  // … or the bad token, password and all

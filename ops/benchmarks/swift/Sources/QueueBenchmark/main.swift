@@ -4,7 +4,8 @@
 // completed (no result to store: one statement each, fenced by the lease) until none
 // is left. The bound, measured on the same server in the same run, is the
 // least a queue must do per job: one `FOR UPDATE SKIP LOCKED` claim and one
-// update to finish it, as bare SQL over the same libpq layer. Prints one JSON
+// update to finish it, as bare SQL over the same libpq layer, both statements
+// prepared on each connection as the queue's are. Prints one JSON
 // object per worker count: jobs/s enqueued, jobs/s through the queue, jobs/s
 // of the bound, and checks every job ran exactly once.
 import Foundation
@@ -71,13 +72,13 @@ for (run, workers) in workerCounts.enumerated() {
 
     _ = try await enqueueAll(run * 2 + 1)
     let boundRate = try await drain(workers) { connection in
-        let claimed = try await connection.query("""
+        let claimed = try await connection.preparedQuery("""
             UPDATE jobs SET state = 'running', lease_id = gen_random_uuid(), lease_expires_at = now() + interval '30 s'
             WHERE id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY priority DESC, run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING id, lease_id
             """)
         guard let row = claimed.first else { return false }
-        try await connection.query("""
+        try await connection.preparedQuery("""
             UPDATE jobs SET state = 'succeeded', lease_id = NULL, lease_expires_at = NULL, finished_at = now()
             WHERE id = $1 AND lease_id = $2
             """, [try row.decode("id", as: Int64.self), try row.decode("lease_id", as: UUID.self)])
