@@ -72,7 +72,7 @@ public struct DeliveryQueue: Sendable {
     /// receiver cannot take every slot. Each claim counts as an attempt.
     public func claim(limit: Int, perEndpoint: Int) async throws -> [ClaimedDelivery] {
         let leaseID = UUID()
-        let rows = try await database.query(
+        let rows = try await database.preparedQuery(
             """
             WITH locked AS (
                 SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
@@ -160,10 +160,10 @@ public struct DeliveryQueue: Sendable {
             attempt.latencyMilliseconds, attempt.responseExcerpt, delivered,
         ]
         guard let disable = disabling else {
-            return try await database.query(recorded, parameters)[0].decode("updated", as: Int.self) == 1
+            return try await database.preparedQuery(recorded, parameters)[0].decode("updated", as: Int.self) == 1
         }
         return try await database.transaction { session in
-            guard try session.query(recorded, parameters)[0].decode("updated", as: Int.self) == 1 else { return false }
+            guard try session.preparedQuery(recorded, parameters)[0].decode("updated", as: Int.self) == 1 else { return false }
             _ = try WebhookEndpoints.disable(delivery.endpointID, reason: disable, organization: nil, except: delivery.id, in: session)
             return true
         }
