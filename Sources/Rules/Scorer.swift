@@ -74,7 +74,12 @@ public struct Scorer: Sendable {
             for exclusion in exclusions where exclusion.breaksReps(maxGapMs: repRule.maxGapMs, times: times) {
                 for frame in exclusion.frames { breaks[frame] = true }
             }
-            session.scoreReps(repRule, keyValues: keyValues, series: series, breaks: breaks)
+            // Lost with the person (nobody found, or found unreliably): not a span left out for what the person did.
+            var unseen = keyValues.map { $0 == nil }
+            for exclusion in exclusions where exclusion.reason != .noPose && exclusion.reason != .unreliable {
+                for frame in exclusion.frames { unseen[frame] = false }
+            }
+            session.scoreReps(repRule, keyValues: keyValues, series: series, breaks: breaks, unseen: unseen)
 
         case .hold(let holdRule):
             thresholds = holdRule.conditions.filter { $0.signal == key.definition.name }.map(\.bound.limit)
@@ -95,7 +100,7 @@ public struct Scorer: Sendable {
         session.warnings += reasons
         // Movements that looked like reps and were not counted: the `uncounted:` or `no_reps:` warning says what.
         if session.warnings.contains(where: { $0.hasPrefix("no_reps:") }) { confidence = .low }
-        if session.uncountedCount > 0 { confidence = min(confidence, .medium) }
+        if session.uncountedCount > 0 || !session.unseenReps.isEmpty { confidence = min(confidence, .medium) }
 
         let report = SessionReport(
             exercise: rule.exercise, rulesVersion: rule.rulesVersion,

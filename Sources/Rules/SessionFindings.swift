@@ -15,6 +15,8 @@ struct SessionFindings {
     var heldSpans: [ClosedRange<Int>] = []
     /// How many rep-like movements were not counted.
     var uncountedCount = 0
+    /// The numbers of the reps counted where the person was lost (`UnseenReps`).
+    var unseenReps: [Int] = []
     /// Fault codes not judged for want of a suitable view: the reps (nil in a hold) and the views seen instead.
     private var notJudged: [String: (reps: [Int?], views: Set<CameraView>)] = [:]
     /// Fault codes not judged because their landmarks were hidden: the reps (nil in a hold) and the landmarks.
@@ -34,35 +36,65 @@ struct SessionFindings {
 
     // MARK: - Reps
 
-    /// Counts reps and judges their faults. `breaks` marks the frames no rep may span.
-    mutating func scoreReps(_ repRule: RepRule, keyValues: [Double?], series: [String: SignalSeries], breaks: [Bool]) {
+    /// Counts reps and judges their faults. `breaks` marks the frames no rep may
+    /// span; `unseen` those where the rep signal was lost with the person (reps
+    /// hidden there in a steady set are counted: `UnseenReps`).
+    mutating func scoreReps(_ repRule: RepRule, keyValues: [Double?], series: [String: SignalSeries], breaks: [Bool], unseen: [Bool]) {
         let detection = RepDetector(rule: repRule).detect(times: times, values: keyValues, breaks: breaks)
         let judge = FaultJudge(series: series, times: times, phases: repRule.phases, repSignal: repRule.signal, repFalls: repRule.falls)
         var uncounted = detection.uncounted
+        var counted: [RepSpan] = []
         for span in detection.reps {
             if let failed = repRule.require.first(where: { !meets($0, span, series) }) {
                 uncounted.append(UncountedMovement(
                     start: span.start, turn: span.turn, end: span.end, reason: .requirement(signal: failed.condition.signal)))
-                continue
+            } else {
+                counted.append(span)
             }
+        }
+        let hidden = UnseenReps(times: times, unseen: unseen).find(between: counted)
+        let spans = counted.map { (span: Self.trimmed($0, clear: hidden), hidden: false) } + hidden.map { (span: $0, hidden: true) }
+        for (span, isHidden) in spans.sorted(by: { $0.span.turn < $1.span.turn }) {
             let index = reps.count + 1
-            let found = judgeable(in: span.start...span.end, rep: index).flatMap { fault in
+            let found = isHidden ? [] : judgeable(in: span.start...span.end, rep: index).flatMap { fault in
                 guard judge.measurable(fault, rep: span, held: nil) else {
                     unmeasured(fault, rep: index, at: span.turn, series)
                     return [SessionReport.Fault]()
                 }
                 return judge.judge(fault, rep: span, index: index, held: nil)
             }
+            let duration = Double(times[span.end] - times[span.start])
             reps.append(SessionReport.Rep(
                 index: index, startMilliseconds: times[span.start], bottomMilliseconds: times[span.turn],
-                endMilliseconds: times[span.end], metrics: RepMetrics(rule: rule, times: times).metrics(span, repRule, series),
+                endMilliseconds: times[span.end],
+                metrics: isHidden ? ["duration_ms": duration, "unseen_ms": duration] : RepMetrics(rule: rule, times: times).metrics(span, repRule, series),
                 faults: found.map(\.code).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }))
+            if isHidden { unseenReps.append(index) }
             faults += found
         }
+        if !hidden.isEmpty { warnings.append(unseenWarning(hidden)) }
         uncountedCount = uncounted.count
         let key = series[repRule.signal]!
         warnings += UncountedWarnings(rule: repRule, signal: key.definition, times: times)
             .warnings(uncounted.sorted { $0.turn < $1.turn }, counted: reps.count, levels: detection.levels, values: keyValues)
+    }
+
+    /// A counted rep kept clear of the losses where hidden reps were counted.
+    private static func trimmed(_ span: RepSpan, clear hidden: [RepSpan]) -> RepSpan {
+        var span = span
+        for loss in hidden {
+            if span.turn <= loss.start && span.end > loss.start { span.end = loss.start }
+            if span.turn >= loss.end && span.start < loss.end { span.start = loss.end }
+        }
+        return span
+    }
+
+    /// "unseen: rep 7 counted where the person was lost (6.6–7.4 s), in a steady set".
+    private func unseenWarning(_ hidden: [RepSpan]) -> String {
+        let numbers = Self.ranges(unseenReps)
+        let spans = hidden.map { String(format: "%.1f–%.1f s", Double(times[$0.start]) / 1000, Double(times[$0.end]) / 1000) }
+        let reps = unseenReps.count == 1 ? "rep \(numbers)" : "reps \(numbers)"
+        return "unseen: \(reps) counted where the person was lost (\(Self.list(spans))): the set's steady rhythm puts a rep there; its faults are not judged"
     }
 
     /// Whether a rep meets a `require` condition, at its turn or reduced over
