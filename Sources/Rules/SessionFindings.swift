@@ -56,7 +56,7 @@ struct SessionFindings {
         let spans = counted.map { (span: Self.trimmed($0, clear: hidden), hidden: false) } + hidden.map { (span: $0, hidden: true) }
         for (span, isHidden) in spans.sorted(by: { $0.span.turn < $1.span.turn }) {
             let index = reps.count + 1
-            let found = isHidden ? [] : judgeable(in: span.start...span.end, rep: index).flatMap { fault in
+            let found: [SessionReport.Fault] = isHidden ? [] : judgeable(in: span.start...span.end, rep: index).flatMap { fault in
                 guard judge.measurable(fault, rep: span, held: nil) else {
                     unmeasured(fault, rep: index, at: span.turn, series)
                     return [SessionReport.Fault]()
