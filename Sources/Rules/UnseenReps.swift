@@ -32,8 +32,10 @@ struct UnseenReps {
     /// spans over the loss that hid them.
     func find(between counted: [RepSpan]) -> [RepSpan] {
         guard counted.count >= 2 else { return [] }
-        let intervals = zip(counted, counted.dropFirst()).map { (before: $0, after: $1, ms: times[$1.turn] - times[$0.turn]) }
-        let whole = intervals.filter { longestLoss(from: $0.before.turn, to: $0.after.turn) == nil }.map(\.ms).sorted()
+        let intervals = zip(counted, counted.dropFirst()).map { before, after in
+            (ms: times[after.turn] - times[before.turn], loss: longestLoss(from: before.turn, to: after.turn))
+        }
+        let whole = intervals.filter { $0.loss == nil }.map(\.ms).sorted()
         guard whole.count >= Self.leastIntervals else { return [] }
         let period = Double(whole[whole.count / 2])
         let steady = whole.filter { abs(Double($0) - period) <= Self.steadiness * period }.count
@@ -44,8 +46,8 @@ struct UnseenReps {
             let ratio = Double(interval.ms) / period
             let missing = Int(ratio.rounded()) - 1
             guard (1...Self.mostPerLoss).contains(missing), abs(ratio - ratio.rounded()) <= Self.fit,
-                  let loss = longestLoss(from: interval.before.turn, to: interval.after.turn) else { continue }
-            let lossMs = times[loss.upperBound] - times[loss.lowerBound]
+                  let loss = interval.loss else { continue }
+            let lossMs = duration(loss)
             guard lossMs <= Self.longestLossMs, Double(lossMs) >= Self.leastLossShare * period * Double(missing) else { continue }
             hidden += split(loss, into: missing)
         }
@@ -62,13 +64,14 @@ struct UnseenReps {
             var end = frame
             while end + 1 < last, unseen[end + 1] { end += 1 }
             let run = (frame - 1)...(end + 1)
-            if longest.map({ times[run.upperBound] - times[run.lowerBound] > times[$0.upperBound] - times[$0.lowerBound] }) ?? true {
-                longest = run
-            }
+            if longest.map({ duration(run) > duration($0) }) ?? true { longest = run }
             frame = end + 1
         }
         return longest
     }
+
+    /// Milliseconds from a run's first frame to its last.
+    private func duration(_ run: ClosedRange<Int>) -> Int { times[run.upperBound] - times[run.lowerBound] }
 
     /// `count` equal spans over a loss, each turning in its middle.
     private func split(_ loss: ClosedRange<Int>, into count: Int) -> [RepSpan] {
