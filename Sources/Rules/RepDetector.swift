@@ -39,8 +39,8 @@ struct RepDetection: Sendable {
 /// turning point is kept only when the signal moves at least `minRange` away
 /// from it (its prominence), so sway, noise and small bounces at the bottom are
 /// never turns; on a track that jitters by more than an eighth of `minRange`
-/// from frame to frame, the prominence asked for is `noiseRange` times the
-/// jitter. A rep is rest → turn → rest: the turn must reach the rule's
+/// (measured between values `noiseSpacingMs` apart), the prominence asked for
+/// is `noiseRange` times the jitter. A rep is rest → turn → rest: the turn must reach the rule's
 /// `active` level and the rests the rule's `rest` level — loose absolute bounds
 /// that keep idle movement out — and each rest must come back at least
 /// `returnFraction` of the way to the person's own typical rest from their
@@ -65,7 +65,7 @@ struct RepDetector {
     /// Reps in order, and the movements that were not counted. `breaks` marks
     /// frames no rep may span (spans left out of scoring: a cut, a flicker).
     func detect(times: [Int], values: [Double?], breaks: [Bool] = []) -> RepDetection {
-        let floor = Self.noiseRange * (jitter(values) ?? 0)
+        let floor = Self.noiseRange * (jitter(values, stride: Self.noiseStride(times)) ?? 0)
         guard floor <= rule.minRange else {
             var raised = rule
             raised.minRange = floor
@@ -261,6 +261,17 @@ struct RepDetector {
     /// whatever the rule's `minRange`: on a noisy track (the detector unsure of
     /// a limb filmed end-on), noise alone must make no rep.
     static let noiseRange = 8.0
+
+    /// How far apart (ms) the values are that jitter is measured between: a
+    /// tracker's noise drifts over a few frames, so next frames agree on it.
+    static let noiseSpacingMs = 100.0
+
+    /// The frame stride nearest `noiseSpacingMs` at the track's mean frame step.
+    static func noiseStride(_ times: [Int]) -> Int {
+        guard let first = times.first, let last = times.last, times.count > 1, last > first else { return 1 }
+        let step = Double(last - first) / Double(times.count - 1)
+        return max(1, Int((noiseSpacingMs / step).rounded()))
+    }
 
     /// How far either side of a value its running median reaches.
     static let medianWindowMs = 70

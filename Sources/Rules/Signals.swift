@@ -302,15 +302,17 @@ struct SignalContext {
     }
 }
 
-/// How much a series jitters from frame to frame: the median distance of a
-/// value from the cubic through its two neighbours on each side, which
-/// follows the movement itself, fast or slow (nil with fewer than 10 such
-/// frames, or none at all).
-func jitter(_ values: [Double?]) -> Double? {
+/// How much a series jitters: the median distance of a value from the cubic
+/// through two neighbours on each side, `stride` and twice `stride` frames
+/// away, which follows the movement itself, fast or slow (nil with fewer than
+/// 10 such frames, or none at all). A stride over one frame also sees noise
+/// that drifts over a few frames, as a tracker's does, which next frames share.
+func jitter(_ values: [Double?], stride: Int = 1) -> Double? {
     var distances: [Double] = []
-    for index in values.indices.dropFirst(2).dropLast(2) {
-        guard let a = values[index - 2], let b = values[index - 1], let c = values[index],
-              let d = values[index + 1], let e = values[index + 2] else { continue }
+    let k = max(1, stride)
+    for index in values.indices.dropFirst(2 * k).dropLast(2 * k) {
+        guard let a = values[index - 2 * k], let b = values[index - k], let c = values[index],
+              let d = values[index + k], let e = values[index + 2 * k] else { continue }
         distances.append(abs(c - (4 * (b + d) - a - e) / 6))
     }
     guard distances.count >= 10, let jitter = median(distances), jitter > 0 else { return nil }

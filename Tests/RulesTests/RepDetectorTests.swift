@@ -1,5 +1,8 @@
-@testable import Rules
+import Foundation
 import Testing
+import WorkoutSimulator
+
+@testable import Rules
 
 @Suite("Rep detection")
 struct RepDetectorTests {
@@ -125,6 +128,24 @@ struct RepDetectorTests {
         #expect(jitter(zigzag).map { abs($0 - 20.0 / 3) < 0.01 } == true)
         let detection = RepDetector(rule: Self.squat).detect(times: times, values: zigzag)
         #expect(detection.reps.count == 1 && detection.reps.first.map { abs(times[$0.turn] - 5000) <= 100 } == true, "\(detection.reps)")
+    }
+
+    @Test("jitter is measured between values 100 ms apart: noise that drifts over a few frames is seen whole")
+    func driftingJitter() throws {
+        #expect(RepDetector.noiseStride(Self.series([(0, 170), (2, 170)]).times) == 3)
+        #expect(RepDetector.noiseStride(Self.series([(0, 170), (2, 170)], fps: 60).times) == 6)
+        #expect(RepDetector.noiseStride(Self.series([(0, 170), (2, 170)], fps: 10).times) == 1)
+        // A ±4° wobble over 400 ms: next frames at 30 frames/s hardly differ, values 100 ms apart do.
+        let wobble: [Double?] = (0..<90).map { (frame: Int) -> Double? in 170 + 4 * sin(Double(frame) * .pi / 6) }
+        let close = try #require(jitter(wobble)), apart = try #require(jitter(wobble, stride: 3))
+        #expect(close < 0.2 && apart > 1.5, "\(close) \(apart)")
+    }
+
+    @Test("an idle push-up set whose noise drifts over 180 ms counts no rep (it counted five on frame-to-frame jitter)")
+    func driftingNoiseIdle() throws {
+        let session = WorkoutSimulator.session("pushup", seed: 2_000_082, idle: true)
+        let report = Scorer(rule: try RuleFixtures.book.rule(for: "pushup")).score(session.track).report
+        #expect(report.repCount == 0, "\(session.summary)")
     }
 
     @Test("too quick, too slow or too little range is no rep")
