@@ -14,6 +14,8 @@ struct UncountedMovement: Equatable, Sendable {
         case noReturn(restedAt: Double)
         case tooQuick(milliseconds: Int)
         case tooSlow(milliseconds: Int)
+        /// Much quicker than the set's other reps (`RepDetector.briefShare` of their typical duration).
+        case brief(milliseconds: Int, typical: Int)
         /// A condition at the turn failed (the rule's `require`).
         case requirement(signal: String)
     }
@@ -119,8 +121,35 @@ struct RepDetector {
                 }
             }
         }
+        let (kept, brief) = Self.withoutBrief(reps, times: times)
         return RepDetection(
-            reps: reps, uncounted: uncounted, levels: levels.map { (value($0.rest), value($0.turn)) })
+            reps: kept, uncounted: (uncounted + brief).sorted { $0.turn < $1.turn },
+            levels: levels.map { (value($0.rest), value($0.turn)) })
+    }
+
+    /// The share of the set's typical rep (the median duration, over at least
+    /// `briefMinimumReps` reps) that a rep lasts at least: the half-step back
+    /// between two lunges or a stumble between two reps is no rep, while a
+    /// partial rep, quicker for its shorter way, still counts.
+    static let briefShare = 0.4
+    static let briefMinimumReps = 4
+
+    /// The reps that last at least `briefShare` of the set's typical rep, and
+    /// the others as uncounted movements.
+    static func withoutBrief(_ reps: [RepSpan], times: [Int]) -> (kept: [RepSpan], brief: [UncountedMovement]) {
+        let durations = reps.map { times[$0.end] - times[$0.start] }
+        guard reps.count >= briefMinimumReps, let typical = median(durations.map(Double.init)) else { return (reps, []) }
+        var kept: [RepSpan] = [], brief: [UncountedMovement] = []
+        for (rep, duration) in zip(reps, durations) {
+            if Double(duration) >= briefShare * typical {
+                kept.append(rep)
+            } else {
+                brief.append(UncountedMovement(
+                    start: rep.start, turn: rep.turn, end: rep.end,
+                    reason: .brief(milliseconds: duration, typical: Int(typical.rounded()))))
+            }
+        }
+        return (kept, brief)
     }
 
     // MARK: - Depth: how far toward the turn

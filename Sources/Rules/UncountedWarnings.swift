@@ -35,6 +35,8 @@ struct UncountedWarnings {
             return "lasted only \(seconds(milliseconds)) (a rep takes at least \(seconds(rule.minDurationMs)))"
         case .tooSlow(let milliseconds):
             return "took \(seconds(milliseconds)) (a rep takes at most \(seconds(rule.maxDurationMs)))"
+        case .brief(let milliseconds, let typical):
+            return "lasted only \(seconds(milliseconds)), under \(Int(RepDetector.briefShare * 100)) % of this set's usual \(seconds(typical)): a step or a stumble between reps"
         case .requirement(let name):
             return "did not meet the rule's condition on \(name)"
         }

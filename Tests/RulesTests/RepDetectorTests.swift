@@ -148,6 +148,23 @@ struct RepDetectorTests {
         #expect(report.repCount == 0, "\(session.summary)")
     }
 
+    @Test("a dip under 40 % as long as the set's usual rep is a step between reps, not a rep, and is reported")
+    func briefDip() {
+        var points: [(Double, Double?)] = [(0, 175)]
+        for start in [1.0, 4.5, 8.0, 11.5] { points += [(start, 175), (start + 1.5, 90), (start + 3, 175)] }
+        points += [(14.5, 175), (15, 175)]
+        #expect(reps(points).count == 4)
+        // A 1 s dip to 120° between the second and third 3 s reps: a step back.
+        let stepped = points.filter { $0.0 < 7.5 || $0.0 > 8 } + [(7.6, 175), (8.1, 120), (8.6, 175)]
+        let detection = Self.detect(stepped.sorted { $0.0 < $1.0 })
+        #expect(detection.reps.count == 4, "\(detection.reps)")
+        #expect(detection.uncounted.contains { if case .brief(let ms, let typical) = $0.reason { ms < 1_500 && typical >= 2_500 } else { false } },
+                "\(detection.uncounted)")
+        // Under four reps there is no usual rep to compare with: the dip counts.
+        let few = stepped.filter { $0.0 < 9 } + [(9.5, 175)]
+        #expect(Self.detect(few.sorted { $0.0 < $1.0 }).reps.count == 3)
+    }
+
     @Test("too quick, too slow or too little range is no rep")
     func durationsAndRange() {
         let twitch = Self.detect([(0, 175), (1, 175), (1.1, 110), (1.2, 175), (2, 175)])
