@@ -291,15 +291,17 @@ struct RepDetector {
     /// a limb filmed end-on), noise alone must make no rep.
     static let noiseRange = 8.0
 
-    /// How far apart (ms) the values are that jitter is measured between: a
-    /// tracker's noise drifts over a few frames, so next frames agree on it.
+    /// How far apart (ms) at most the values are that jitter is measured
+    /// between: a tracker's noise drifts over a few frames, so next frames
+    /// agree on it; further apart, the cubic through them no longer follows the
+    /// quickest reps (jumping jacks at 0.5 s).
     static let noiseSpacingMs = 100.0
 
-    /// The frame stride nearest `noiseSpacingMs` at the track's mean frame step.
+    /// The longest frame stride within `noiseSpacingMs` at the track's mean frame step (at least 1).
     static func noiseStride(_ times: [Int]) -> Int {
         guard let first = times.first, let last = times.last, times.count > 1, last > first else { return 1 }
         let step = Double(last - first) / Double(times.count - 1)
-        return max(1, Int((noiseSpacingMs / step).rounded()))
+        return max(1, Int(noiseSpacingMs / step + 0.01))  // 0.01: timestamps rounded to the millisecond
     }
 
     /// How far either side of a value its running median reaches.

@@ -134,6 +134,7 @@ struct RepDetectorTests {
     func driftingJitter() throws {
         #expect(RepDetector.noiseStride(Self.series([(0, 170), (2, 170)]).times) == 3)
         #expect(RepDetector.noiseStride(Self.series([(0, 170), (2, 170)], fps: 60).times) == 6)
+        #expect(RepDetector.noiseStride(Self.series([(0, 170), (2, 170)], fps: 15).times) == 1)
         #expect(RepDetector.noiseStride(Self.series([(0, 170), (2, 170)], fps: 10).times) == 1)
         // A ±4° wobble over 400 ms: next frames at 30 frames/s hardly differ, values 100 ms apart do.
         let wobble: [Double?] = (0..<90).map { (frame: Int) -> Double? in 170 + 4 * sin(Double(frame) * .pi / 6) }
