@@ -127,10 +127,12 @@ struct RepDetector {
             levels: levels.map { (value($0.rest), value($0.turn)) })
     }
 
-    /// The share of the set's typical rep (the median duration, over at least
-    /// `briefMinimumReps` reps) that a rep lasts at least: the half-step back
-    /// between two lunges or a stumble between two reps is no rep, while a
-    /// partial rep, quicker for its shorter way, still counts.
+    /// The share of the set's typical rep that a rep lasts at least, where the
+    /// set has `briefMinimumReps` or more: the half-step back between two
+    /// lunges or a stumble between two reps is no rep, while a partial rep,
+    /// quicker for its shorter way, still counts. The typical rep is the middle
+    /// duration, the longer of the two middle ones in an even count, so that
+    /// two lunges with a step after each still have their lunges' duration.
     static let briefShare = 0.4
     static let briefMinimumReps = 4
 
@@ -138,7 +140,8 @@ struct RepDetector {
     /// the others as uncounted movements.
     static func withoutBrief(_ reps: [RepSpan], times: [Int]) -> (kept: [RepSpan], brief: [UncountedMovement]) {
         let durations = reps.map { times[$0.end] - times[$0.start] }
-        guard reps.count >= briefMinimumReps, let typical = median(durations.map(Double.init)) else { return (reps, []) }
+        guard reps.count >= briefMinimumReps else { return (reps, []) }
+        let typical = Double(durations.sorted()[durations.count / 2])
         var kept: [RepSpan] = [], brief: [UncountedMovement] = []
         for (rep, duration) in zip(reps, durations) {
             if Double(duration) >= briefShare * typical {

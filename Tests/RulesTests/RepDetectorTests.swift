@@ -161,6 +161,10 @@ struct RepDetectorTests {
         #expect(detection.reps.count == 4, "\(detection.reps)")
         #expect(detection.uncounted.contains { if case .brief(let ms, let typical) = $0.reason { ms < 1_500 && typical >= 2_500 } else { false } },
                 "\(detection.uncounted)")
+        // Two 3 s reps, each followed by a 1 s step: the usual rep is the longer middle one, 3 s.
+        let twoStepped: [(Double, Double?)] = [(0, 175), (1, 175), (2.5, 90), (4, 175), (4.1, 175), (4.6, 120), (5.1, 175),
+                                               (5.5, 175), (7, 90), (8.5, 175), (8.6, 175), (9.1, 120), (9.6, 175), (10.5, 175)]
+        #expect(Self.detect(twoStepped).reps.count == 2)
         // Under four reps there is no usual rep to compare with: the dip counts.
         let few = stepped.filter { $0.0 < 9 } + [(9.5, 175)]
         #expect(Self.detect(few.sorted { $0.0 < $1.0 }).reps.count == 3)
