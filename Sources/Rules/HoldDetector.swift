@@ -66,8 +66,7 @@ struct HoldDetector {
 
     /// The middle value (the upper one of an even count) of `values` measured in `span`; nil when none is.
     private static func middle(of values: [Double?], in span: ClosedRange<Int>) -> Double? {
-        let measured = values.isEmpty ? [] : span.compactMap { values[$0] }.sorted()
-        return measured.isEmpty ? nil : measured[measured.count / 2]
+        upperMedian(values.isEmpty ? [] : span.compactMap { values[$0] })
     }
 }
 

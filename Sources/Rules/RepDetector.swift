@@ -123,7 +123,7 @@ struct RepDetector {
         }
         let (kept, brief) = Self.withoutBrief(reps, times: times)
         return RepDetection(
-            reps: kept, uncounted: (uncounted + brief).sorted { $0.turn < $1.turn },
+            reps: kept, uncounted: uncounted + brief,
             levels: levels.map { (value($0.rest), value($0.turn)) })
     }
 
@@ -140,8 +140,8 @@ struct RepDetector {
     /// the others as uncounted movements.
     static func withoutBrief(_ reps: [RepSpan], times: [Int]) -> (kept: [RepSpan], brief: [UncountedMovement]) {
         let durations = reps.map { times[$0.end] - times[$0.start] }
-        guard reps.count >= briefMinimumReps else { return (reps, []) }
-        let typical = Double(durations.sorted()[durations.count / 2])
+        guard reps.count >= briefMinimumReps, let middle = upperMedian(durations) else { return (reps, []) }
+        let typical = Double(middle)
         var kept: [RepSpan] = [], brief: [UncountedMovement] = []
         for (rep, duration) in zip(reps, durations) {
             if Double(duration) >= briefShare * typical {

@@ -319,6 +319,12 @@ func jitter(_ values: [Double?], stride: Int = 1) -> Double? {
     return jitter
 }
 
+/// The middle of some values, the upper one of an even count (a value that
+/// occurs, unlike the median), or nil for none.
+func upperMedian<Value: Comparable>(_ values: [Value]) -> Value? {
+    values.isEmpty ? nil : values.sorted()[values.count / 2]
+}
+
 /// The median of some values, or nil for none.
 func median(_ values: [Double]) -> Double? {
     guard !values.isEmpty else { return nil }

@@ -35,9 +35,9 @@ struct UnseenReps {
         let intervals = zip(counted, counted.dropFirst()).map { before, after in
             (ms: times[after.turn] - times[before.turn], loss: longestLoss(from: before.turn, to: after.turn))
         }
-        let whole = intervals.filter { $0.loss == nil }.map(\.ms).sorted()
-        guard whole.count >= Self.leastIntervals else { return [] }
-        let period = Double(whole[whole.count / 2])
+        let whole = intervals.filter { $0.loss == nil }.map(\.ms)
+        guard whole.count >= Self.leastIntervals, let middle = upperMedian(whole) else { return [] }
+        let period = Double(middle)
         let steady = whole.filter { abs(Double($0) - period) <= Self.steadiness * period }.count
         guard period > 0, 3 * steady >= 2 * whole.count else { return [] }
 
