@@ -113,9 +113,10 @@ public struct AnalysisStore: Sendable {
     /// there is none (another organization's answers the same).
     public func sessionView(sessionID: UUID, _ scope: TenantScope) async throws -> SessionView? {
         let rows = try await queue.connection.query("""
-            SELECT s.status, s.exercise, s.failure_reason,
+            SELECT v.status, s.exercise, v.failure_reason,
                    (SELECT a.rep_count FROM analyses AS a WHERE a.session_id = s.id ORDER BY a.created_at DESC LIMIT 1) AS rep_count
-            FROM sessions AS s WHERE s.id = $1 AND ($2::uuid IS NULL OR s.organization_id = $2)
+            FROM sessions AS s JOIN session_statuses AS v ON v.id = s.id
+            WHERE s.id = $1 AND ($2::uuid IS NULL OR s.organization_id = $2)
             """, [sessionID, scope.organizationID])
         guard let row = rows.first else { return nil }
         let stored = try row.decode("status", as: String.self)

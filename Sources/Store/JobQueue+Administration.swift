@@ -50,20 +50,29 @@ extension JobQueue {
 
     /// Deletes finished jobs older than `retention`, `batchSize` rows per
     /// statement so that no long lock is held; returns how many went. Their
-    /// sessions and analyses stay.
+    /// sessions and analyses stay, each session keeping the status its job
+    /// gave it (copied from `session_statuses` in the same statement).
     @discardableResult
     public func deleteFinished(olderThan retention: Duration, batchSize: Int = 1000) async throws -> Int {
         var deleted = 0
         while true {
             let rows = try await connection.query("""
-                DELETE FROM jobs WHERE id IN (
-                    SELECT id FROM jobs
-                    WHERE finished_at < now() - $1 * interval '1 millisecond'
-                    ORDER BY finished_at LIMIT $2
-                    FOR UPDATE SKIP LOCKED)
+                WITH gone AS (
+                    DELETE FROM jobs WHERE id IN (
+                        SELECT id FROM jobs
+                        WHERE finished_at < now() - $1 * interval '1 millisecond'
+                        ORDER BY finished_at LIMIT $2
+                        FOR UPDATE SKIP LOCKED)
+                    RETURNING session_id, kind),
+                kept AS (
+                    UPDATE sessions SET status = v.status, failure_reason = v.failure_reason
+                    FROM gone JOIN session_statuses AS v ON v.id = gone.session_id
+                    WHERE sessions.id = gone.session_id AND gone.kind <> 'rescore')
+                SELECT count(*)::int AS deleted FROM gone
                 """, [retention.milliseconds, batchSize])
-            deleted += rows.affectedRows
-            if rows.affectedRows < batchSize { return deleted }
+            let count = try rows[0].decode("deleted", as: Int.self)
+            deleted += count
+            if count < batchSize { return deleted }
         }
     }
 }

@@ -84,27 +84,43 @@ public struct JobQueue: Sendable {
     /// Leases the next ready job to `worker` — of the organization with the fewest
     /// jobs running, then the most urgent — or returns nil when none is ready.
     /// One statement, one round trip: the job is locked (`SKIP LOCKED`, so
-    /// workers never wait on each other), written back as its lifecycle's
-    /// `.claimed` leaves a queued job, with its lease and its session's status.
+    /// workers never wait on each other) and written back as its lifecycle's
+    /// `.claimed` leaves a queued job, with its lease (the session's status
+    /// follows; see `session_statuses`).
     public func claim(worker: String) async throws -> ClaimedJob? {
         var lifecycle = JobLifecycle(state: .queued, attempts: 0, maxAttempts: 1, leaseExpirations: 0, cancelRequested: false)
         _ = try lifecycle.apply(.claimed, retryPolicy: retryPolicy)
         // Fair across organizations: the ready job of the organization with the fewest
         // jobs running comes first, so that one tenant's flood cannot starve the others;
-        // within an organization, priority, then age. Each organization with a queued
-        // job is found through the index one step at a time (a loose index scan), its
-        // most urgent ready job locked, and the fewest-running organization's taken.
+        // within an organization, priority, then age. The most urgent ready job is locked
+        // first (`head`): it is the fair one when its organization has none running (none
+        // has fewer) or is the only one waiting — the common case, at the cost of a bare
+        // queue's claim. Otherwise each organization with a queued job is found through
+        // the index one step at a time (a loose index scan), its most urgent ready job
+        // locked, and the fewest-running organization's taken (`walked`, read only then).
         // Prepared on the connection: planning this took longer than running it.
         let rows = try await connection.preparedQuery("""
-            WITH RECURSIVE organizations(id) AS (
+            WITH RECURSIVE running AS (
+                SELECT organization_id, count(*) AS jobs FROM jobs WHERE state = 'running' GROUP BY organization_id),
+            head AS (
+                SELECT j.id, j.organization_id FROM jobs AS j WHERE j.state = 'queued' AND j.run_at <= now()
+                ORDER BY j.priority DESC, j.run_at, j.id
+                LIMIT 1
+                FOR UPDATE SKIP LOCKED),
+            fair_head AS (
+                SELECT head.id FROM head
+                WHERE NOT EXISTS (SELECT 1 FROM jobs AS r WHERE r.organization_id = head.organization_id AND r.state = 'running')
+                   OR ((SELECT o.organization_id FROM jobs AS o WHERE o.state = 'queued' AND o.organization_id < head.organization_id
+                        ORDER BY o.organization_id DESC LIMIT 1) IS NULL
+                       AND (SELECT o.organization_id FROM jobs AS o WHERE o.state = 'queued' AND o.organization_id > head.organization_id
+                        ORDER BY o.organization_id LIMIT 1) IS NULL)),
+            organizations(id) AS (
                 (SELECT organization_id FROM jobs WHERE state = 'queued' ORDER BY organization_id LIMIT 1)
                 UNION ALL
                 SELECT (SELECT j.organization_id FROM jobs AS j WHERE j.state = 'queued' AND j.organization_id > o.id
                         ORDER BY j.organization_id LIMIT 1)
                 FROM organizations AS o WHERE o.id IS NOT NULL),
-            running AS (
-                SELECT organization_id, count(*) AS jobs FROM jobs WHERE state = 'running' GROUP BY organization_id),
-            next AS (
+            walked AS (
                 SELECT best.id FROM organizations AS o
                 CROSS JOIN LATERAL (
                     SELECT j.id, j.priority, j.run_at FROM jobs AS j
@@ -113,22 +129,21 @@ public struct JobQueue: Sendable {
                     LIMIT 1
                     FOR UPDATE SKIP LOCKED) AS best
                 LEFT JOIN running AS r ON r.organization_id = o.id
+                WHERE o.id IS NOT NULL
                 ORDER BY coalesce(r.jobs, 0), best.priority DESC, best.run_at, best.id
                 LIMIT 1),
+            next AS (
+                (SELECT id FROM fair_head UNION ALL SELECT id FROM walked) LIMIT 1),
             claimed AS (
                 UPDATE jobs SET
                     state = $1, cancel_requested = $2, lease_id = gen_random_uuid(), leased_by = $3, heartbeat_at = now(),
                     lease_expires_at = now() + $4 * interval '1 millisecond', updated_at = now()
                 FROM next WHERE jobs.id = next.id
-                RETURNING jobs.*),
-            session AS (
-                UPDATE sessions AS s SET status = CASE WHEN claimed.kind = 'rescore' THEN s.status ELSE $5 END, updated_at = now()
-                FROM claimed WHERE s.id = claimed.session_id
-                RETURNING s.exercise, s.source_uri, s.made_by)
-            SELECT \(Job.columns), j.lease_id, j.lease_expires_at, session.exercise, session.source_uri, session.made_by
-            FROM claimed AS j, session
+                RETURNING jobs.*)
+            SELECT \(Job.columns), j.lease_id, j.lease_expires_at, s.exercise, s.source_uri, s.made_by
+            FROM claimed AS j JOIN sessions AS s ON s.id = j.session_id
             """,
-            [lifecycle.state.rawValue, lifecycle.cancelRequested, worker, leaseDuration.milliseconds, Self.sessionStatus(lifecycle.state)])
+            [lifecycle.state.rawValue, lifecycle.cancelRequested, worker, leaseDuration.milliseconds])
         guard let row = rows.first else { return nil }
         let job = try Job(row: row)
         return ClaimedJob(
@@ -163,7 +178,7 @@ public struct JobQueue: Sendable {
     /// transaction rolls back) when the lease is no longer the caller's.
     public func complete(_ lease: Lease, in session: PostgresSession) throws {
         let (sql, parameters) = try succeeding(lease)
-        if try session.preparedQuery(sql, parameters)[0].decode("done", as: Int.self) == 1 { return }
+        if try session.preparedQuery(sql, parameters).affectedRows == 1 { return }
         // Otherwise the full transition says why (the lease lost, the job gone or not running).
         try transition(lease.jobID, lease: lease, .succeeded, reason: nil, session)
     }
@@ -172,28 +187,22 @@ public struct JobQueue: Sendable {
     /// results, if any, are already stored.
     public func complete(_ lease: Lease) async throws {
         let (sql, parameters) = try succeeding(lease)
-        if try await connection.preparedQuery(sql, parameters)[0].decode("done", as: Int.self) == 1 { return }
+        if try await connection.preparedQuery(sql, parameters).affectedRows == 1 { return }
         try await connection.transaction { [self] session in try transition(lease.jobID, lease: lease, .succeeded, reason: nil, session) }
     }
 
     /// The common case of a completion as one statement: the lease still the
     /// caller's and the job running, written as its lifecycle's `.succeeded`
-    /// leaves a running job, with its session's status; `done` is 1 when it was.
+    /// leaves a running job (the session's status follows; see
+    /// `session_statuses`); one row affected when it was.
     private func succeeding(_ lease: Lease) throws -> (String, [any PostgresEncodable]) {
         var lifecycle = JobLifecycle(state: .running, attempts: 0, maxAttempts: 1, leaseExpirations: 0, cancelRequested: false)
         _ = try lifecycle.apply(.succeeded, retryPolicy: retryPolicy)
         return ("""
-            WITH job AS (
-                UPDATE jobs SET state = $3, lease_id = NULL, lease_expires_at = NULL, leased_by = NULL,
-                    finished_at = now(), updated_at = now()
-                WHERE id = $1 AND lease_id = $2 AND state = 'running'
-                RETURNING session_id, kind),
-            session AS (
-                UPDATE sessions SET status = $4, failure_reason = NULL, updated_at = now()
-                FROM job WHERE sessions.id = job.session_id AND job.kind <> 'rescore'
-                RETURNING sessions.id)
-            SELECT count(*)::int AS done FROM job
-            """, [lease.jobID, lease.id, lifecycle.state.rawValue, Self.sessionStatus(lifecycle.state)])
+            UPDATE jobs SET state = $3, lease_id = NULL, lease_expires_at = NULL, leased_by = NULL,
+                finished_at = now(), updated_at = now()
+            WHERE id = $1 AND lease_id = $2 AND state = 'running'
+            """, [lease.jobID, lease.id, lifecycle.state.rawValue])
     }
 
     /// Records a failed run: retried later with backoff, failed at once, or dead
@@ -269,42 +278,27 @@ public struct JobQueue: Sendable {
         case .runAgain(let delay): runAgainMilliseconds = delay.milliseconds
         case .askWorkerToStop: try session.query("SELECT pg_notify($1, $2)", [Self.cancelChannel, String(jobID)])
         }
-        // The job and its session in one statement.
+        // The session's status follows from the job's (`session_statuses`); a re-scoring
+        // job's leaves its session as it was.
         try session.query("""
-            WITH job AS (
-                UPDATE jobs SET
-                    state = $2, attempts = $3, lease_expirations = $4, cancel_requested = $5,
-                    run_at = CASE WHEN $6::bigint IS NULL THEN run_at ELSE now() + $6 * interval '1 millisecond' END,
-                    last_error = COALESCE($7, last_error),
-                    lease_id = CASE WHEN $2 = 'running' THEN lease_id END,
-                    lease_expires_at = CASE WHEN $2 = 'running' THEN lease_expires_at END,
-                    leased_by = CASE WHEN $2 = 'running' THEN leased_by END,
-                    finished_at = CASE WHEN $9 THEN now() END,
-                    updated_at = now()
-                WHERE id = $1
-                RETURNING session_id, kind)
-            -- A re-scoring job leaves its session as it was: the analysis it had stands whatever happens.
-            UPDATE sessions SET status = $8, failure_reason = CASE WHEN $8 = 'failed' THEN $7 END, updated_at = now()
-            FROM job WHERE sessions.id = job.session_id AND job.kind <> 'rescore'
+            UPDATE jobs SET
+                state = $2, attempts = $3, lease_expirations = $4, cancel_requested = $5,
+                run_at = CASE WHEN $6::bigint IS NULL THEN run_at ELSE now() + $6 * interval '1 millisecond' END,
+                last_error = COALESCE($7, last_error),
+                lease_id = CASE WHEN $2 = 'running' THEN lease_id END,
+                lease_expires_at = CASE WHEN $2 = 'running' THEN lease_expires_at END,
+                leased_by = CASE WHEN $2 = 'running' THEN leased_by END,
+                finished_at = CASE WHEN $8 THEN now() END,
+                updated_at = now()
+            WHERE id = $1
             """,
             [jobID, lifecycle.state.rawValue, lifecycle.attempts, lifecycle.leaseExpirations, lifecycle.cancelRequested,
-             runAgainMilliseconds, reason, Self.sessionStatus(lifecycle.state), lifecycle.state.isFinished])
+             runAgainMilliseconds, reason, lifecycle.state.isFinished])
         if lifecycle.state == .failed || lifecycle.state == .dead, job.kind != .rescore {
             try OutboxEvent.analysisFailed(job: job, state: lifecycle.state, reason: reason ?? "failed").insert(session)
         }
         if lifecycle.state == .queued { try session.query("SELECT pg_notify($1, '')", [Self.channel]) }
         return lifecycle
-    }
-
-    /// A session's status while its job is in `state`.
-    static func sessionStatus(_ state: JobState) -> String {
-        switch state {
-        case .queued: "pending"
-        case .running: "analysing"
-        case .succeeded: "analysed"
-        case .failed, .dead: "failed"
-        case .cancelled: "cancelled"
-        }
     }
 
     /// An idempotency key as stored: its SHA-256, so that a key made from a URL

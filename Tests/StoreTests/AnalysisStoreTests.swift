@@ -43,7 +43,7 @@ struct AnalysisStoreTests {
         let payload = try JSONDecoder().decode(
             [String: OutboxEvent.PayloadValue].self, from: Data(documents.decode("payload", as: String.self).utf8))
         #expect(payload == OutboxEvent.analysisCompleted(job: claimed.job, analysisID: analysisID, report: report).payload)
-        let session = try await connection.query("SELECT status FROM sessions WHERE id = $1", [claimed.job.sessionID])[0]
+        let session = try await connection.query("SELECT status FROM session_statuses WHERE id = $1", [claimed.job.sessionID])[0]
         #expect(try session.decode("status", as: String.self) == "analysed")
     }
 

@@ -102,6 +102,9 @@ struct JobQueueTests {
         try await queue.connection.transaction { try queue.complete(claimed.lease, in: $0) }
         try await Task.sleep(for: .milliseconds(20))
         #expect(try await queue.deleteFinished(olderThan: .zero) == 1)
+        #expect(try await StoreFixtures.count(
+            queue.connection, "SELECT count(*)::int AS count FROM session_statuses WHERE status = 'analysed'") == 1,
+            "the session keeps the status its deleted job gave it")
         let repeated = try await #require(throws: JobQueueError.self) {
             try await queue.enqueue(StoreFixtures.request(organization, key: "kept-for-ever"))
         }
@@ -170,7 +173,7 @@ struct JobQueueTests {
         try await queue.stoppedForCancellation(claimed.lease)
         #expect(try await queue.job(claimed.job.id, .allOrganizations)?.state == .cancelled)
         #expect(try await StoreFixtures.count(
-            queue.connection, "SELECT count(*)::int AS count FROM sessions WHERE status = 'cancelled'") == 1)
+            queue.connection, "SELECT count(*)::int AS count FROM session_statuses WHERE status = 'cancelled'") == 1)
     }
 
     @Test("claims are fair across organizations: one tenant's flood does not starve another's job", .postgresDatabase)
@@ -185,6 +188,11 @@ struct JobQueueTests {
         #expect(first.job.organizationID == flooding.id, "both have nothing running: the higher priority goes first")
         let second = try #require(try await queue.claim(worker: "w2"))
         #expect(second.job.id == waiting.id, "the flooding tenant has a job running, the other none")
+        let third = try #require(try await queue.claim(worker: "w3"))
+        #expect(third.job.organizationID == flooding.id, "the flooding tenant is the only one waiting")
+        let (later, _) = try await queue.enqueue(StoreFixtures.request(other, key: "two", priority: 0))
+        let fourth = try #require(try await queue.claim(worker: "w4"))
+        #expect(fourth.job.id == later.id, "two running against one: the other tenant's job, though less urgent")
     }
 
     @Test("the database keeps tenants apart: a row cannot point at another organization's", .postgresDatabase)
@@ -236,7 +244,7 @@ struct JobQueueTests {
         let corrupt = try #require(try await queue.claim(worker: "w"))
         #expect(try await queue.fail(corrupt.lease, .permanent, reason: "corrupt.mp4: moov atom not found") == .failed)
         let session = try await queue.connection.query(
-            "SELECT status, failure_reason FROM sessions WHERE id = $1", [corrupt.job.sessionID])[0]
+            "SELECT status, failure_reason FROM session_statuses WHERE id = $1", [corrupt.job.sessionID])[0]
         #expect(try session.decode("status", as: String.self) == "failed")
         #expect(try session.decode("failure_reason", as: String.self) == "corrupt.mp4: moov atom not found")
         let events = try await queue.connection.query(
@@ -292,6 +300,8 @@ struct JobQueueTests {
         #expect(try await queue.deleteFinished(olderThan: .seconds(30 * 86_400), batchSize: 10) == 25)
         #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM jobs") == 1)
         #expect(try await StoreFixtures.count(queue.connection, "SELECT count(*)::int AS count FROM sessions") == 26)
+        #expect(try await StoreFixtures.count(
+            queue.connection, "SELECT count(*)::int AS count FROM session_statuses WHERE status = 'cancelled'") == 25)
     }
 
     @Test("enqueueing wakes listeners on the jobs channel", .postgresDatabase)

@@ -13,6 +13,17 @@ import TestSupport
 /// when finished, the session's status).
 @Suite("Job transitions in SQL equal the lifecycle's", .serialized)
 struct JobTransitionTests {
+    /// The session's status while its job is in `state`, as `Migrations/0013` writes it.
+    static func sessionStatus(_ state: JobState) -> String {
+        switch state {
+        case .queued: "pending"
+        case .running: "analysing"
+        case .succeeded: "analysed"
+        case .failed, .dead: "failed"
+        case .cancelled: "cancelled"
+        }
+    }
+
     /// One step of a path: what the queue is asked, and the event the lifecycle gets.
     enum Step {
         case claim, succeed, failPermanently, failRetryably, expireLease, release, cancel, stop, retry
@@ -78,8 +89,8 @@ struct JobTransitionTests {
             #expect(stored.lifecycle == expected, "\(where_): stored \(stored.lifecycle), lifecycle \(expected)")
             #expect((stored.leasedBy != nil) == (expected.state == .running), "\(where_): a lease only while running")
             #expect((stored.finishedAt != nil) == expected.state.isFinished, "\(where_): finished_at only when finished")
-            let status = try await connection.query("SELECT status FROM sessions WHERE id = $1", [job.sessionID])[0]
-            #expect(try status.decode("status", as: String.self) == JobQueue.sessionStatus(expected.state), "\(where_)")
+            let status = try await connection.query("SELECT status FROM session_statuses WHERE id = $1", [job.sessionID])[0]
+            #expect(try status.decode("status", as: String.self) == Self.sessionStatus(expected.state), "\(where_)")
         }
     }
 }

@@ -32,7 +32,7 @@ struct AnalysisWorkerTests {
         #expect(fetchedPath.hasSuffix("/uploads/track.jsonl") && !fetchedPath.contains("secret"))
         #expect(try await fixture.count("SELECT count(*)::int AS count FROM outbox_events WHERE event_type = 'analysis.completed'") == 3)
         #expect(try await fixture.count("SELECT count(*)::int AS count FROM landmark_tracks") == 3)
-        #expect(try await fixture.count("SELECT count(*)::int AS count FROM sessions WHERE status = 'analysed'") == 3)
+        #expect(try await fixture.count("SELECT count(*)::int AS count FROM session_statuses WHERE status = 'analysed'") == 3)
         let stored = try #require(try await AnalysisStore(queue: fixture.queue).track(sessionID: video.sessionID, .allOrganizations))
         #expect(stored.frames.count > 100 && stored.header.source.hasSuffix("mannequin-squat.mp4"))
 
