@@ -115,10 +115,10 @@ struct RenderedVideoTests {
 struct RenderedExerciseTests {
     /// How far a reported turn may be from the true one.
     static let turnToleranceMilliseconds = 500
-    /// How far the plank's hold may be from the true one: MediaPipe sees the
-    /// rendered legs straight and still a few frames before they are (the
-    /// issue's target is 5 %; see the README).
-    static let holdTolerance = 0.1
+    /// How far the plank's hold may be from the true one: issue 11's 5 %, and
+    /// one frame more (MediaPipe's landmarks may differ a little with the CPU
+    /// that runs them, which moves an end by a frame; see the README).
+    static let holdTolerance = 0.05
 
     /// `NAME.truth.json` as `ops/render/mannequin.py --truth` writes it for these clips.
     struct Truth: Decodable {
@@ -130,6 +130,7 @@ struct RenderedExerciseTests {
 
         var exercise: String
         var view: String
+        var fps: Int
         var repCount: Int
         var reps: [Rep]
         var holdMs: Int?
@@ -154,7 +155,8 @@ struct RenderedExerciseTests {
         let warnings = report["warnings"] ?? []
         if let hold = truth.holdMs {
             let held = try #require(report["hold_ms"] as? Int, "\(name): no hold reported")
-            #expect(abs(Double(held - hold)) <= Self.holdTolerance * Double(hold), "\(name): held \(held) ms, rendered \(hold) ms")
+            let frameMs = 1000 / Double(truth.fps)
+            #expect(abs(Double(held - hold)) <= Self.holdTolerance * Double(hold) + frameMs, "\(name): held \(held) ms, rendered \(hold) ms")
             return
         }
         let reps = try #require(report["reps"] as? [[String: Any]])
