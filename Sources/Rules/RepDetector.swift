@@ -42,7 +42,8 @@ struct RepDetection: Sendable {
 /// from it (its prominence), so sway, noise and small bounces at the bottom are
 /// never turns; on a track that jitters by more than an eighth of `minRange`
 /// (measured between values `noiseSpacingMs` apart), the prominence asked for
-/// is `noiseRange` times the jitter. A rep is rest → turn → rest: the turn must reach the rule's
+/// is `noiseRange` times the jitter (between two reps so found, a gap as long
+/// as a rep is read again with `minRange` alone). A rep is rest → turn → rest: the turn must reach the rule's
 /// `active` level and the rests the rule's `rest` level — loose absolute bounds
 /// that keep idle movement out — and each rest must come back at least
 /// `returnFraction` of the way to the person's own typical rest from their
@@ -71,8 +72,48 @@ struct RepDetector {
         guard floor <= rule.minRange else {
             var raised = rule
             raised.minRange = floor
-            return RepDetector(rule: raised).detect(times: times, values: values, breaks: breaks)
+            let coarse = RepDetector(rule: raised).detect(times: times, values: values, breaks: breaks)
+            return fillingRhythmGaps(coarse, times: times, values: values, breaks: breaks)
         }
+        return counting(times: times, values: values, breaks: breaks)
+    }
+
+    /// A gap between two counted reps at least this share of the set's usual rep
+    /// long may hold a rep the jitter's prominence hid; one found there counts
+    /// when it lasts between this share and its inverse of the usual rep.
+    static let rhythmShare = 0.6
+    /// How many reps make a rhythm.
+    static let rhythmMinimumReps = 3
+
+    /// `coarse`, found with the prominence a jittery track asks for, with the reps
+    /// it missed between two of its own: each gap of `rhythmShare` of the set's
+    /// usual rep or longer is read again with the rule's own `minRange`, and a rep
+    /// found there that lasts like the others counts. Only between counted reps,
+    /// where the set's rhythm says a rep may be: idle jitter before and after a set
+    /// stays uncounted.
+    private func fillingRhythmGaps(_ coarse: RepDetection, times: [Int], values: [Double?], breaks: [Bool]) -> RepDetection {
+        let durations = coarse.reps.map { times[$0.end] - times[$0.start] }
+        guard coarse.reps.count >= Self.rhythmMinimumReps, let middle = upperMedian(durations) else { return coarse }
+        let usual = Double(middle)
+        let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
+        var found: [RepSpan] = []
+        for (before, after) in zip(coarse.reps, coarse.reps.dropFirst())
+        where Double(times[after.start] - times[before.end]) >= Self.rhythmShare * usual {
+            let gap = before.end...after.start
+            let gapValues = values.indices.map { gap.contains($0) ? values[$0] : nil }
+            found += counting(times: times, values: gapValues, breaks: breaks).reps.filter {
+                lasts.contains(Double(times[$0.end] - times[$0.start]))
+            }
+        }
+        guard !found.isEmpty else { return coarse }
+        var filled = coarse
+        filled.reps = (coarse.reps + found).sorted { $0.start < $1.start }
+        filled.uncounted = coarse.uncounted.filter { movement in !found.contains { ($0.start...$0.end).contains(movement.turn) } }
+        return filled
+    }
+
+    /// Reps and uncounted movements with the rule's `minRange` as the prominence.
+    private func counting(times: [Int], values: [Double?], breaks: [Bool]) -> RepDetection {
         let cleaned = Self.despiked(times: times, values: values)
         var segments: [[Int]] = []
         var current: [Int] = []

@@ -130,6 +130,25 @@ struct RepDetectorTests {
         #expect(detection.reps.count == 1 && detection.reps.first.map { abs(times[$0.turn] - 5000) <= 100 } == true, "\(detection.reps)")
     }
 
+    @Test("on a track that jitters, a shallower rep between two counted ones is found in the set's rhythm; before the set it is not")
+    func rhythmGap() {
+        func zigzagged(_ bottoms: [Double]) -> (times: [Int], values: [Double?]) {
+            var points: [(Double, Double?)] = [(0, 170), (1, 170)]
+            for (index, bottom) in bottoms.enumerated() { points += [(Double(2 * index) + 2, bottom), (Double(2 * index) + 3, 170)] }
+            points.append((points.last!.0 + 1, 170))
+            let (times, steady) = Self.series(points)
+            return (times, steady.indices.map { frame in steady[frame].map { $0 + (frame % 2 == 0 ? 2.5 : -2.5) } })
+        }
+        // Four 95° reps in 2 s each and a 50° one among them: under the jitter's floor (8 × 6.7°), over the rule's 35°.
+        let (times, values) = zigzagged([80, 80, 125, 80, 80])
+        let detection = RepDetector(rule: Self.squat).detect(times: times, values: values)
+        #expect(detection.reps.count == 5, "\(detection.reps)")
+        #expect(detection.reps.contains { abs(times[$0.turn] - 6000) <= 200 }, "the shallow rep's turn at 6 s")
+        // The same dip before the set: nothing yet to keep time with, so it is jitter-sized movement, not a rep.
+        let (earlyTimes, early) = zigzagged([125, 80, 80, 80, 80])
+        #expect(RepDetector(rule: Self.squat).detect(times: earlyTimes, values: early).reps.count == 4)
+    }
+
     @Test("jitter is measured between values 100 ms apart: noise that drifts over a few frames is seen whole")
     func driftingJitter() throws {
         #expect(RepDetector.noiseStride(Self.series([(0, 170), (2, 170)]).times) == 3)
