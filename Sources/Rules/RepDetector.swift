@@ -16,6 +16,9 @@ struct UncountedMovement: Equatable, Sendable {
         case tooSlow(milliseconds: Int)
         /// Much quicker than the set's other reps (`RepDetector.briefShare` of their typical duration).
         case brief(milliseconds: Int, typical: Int)
+        /// Between two reps on a track that jitters, a movement too small for a rep on its
+        /// own that did not last like the set's reps (`RepDetector.rhythmShare`).
+        case offRhythm(milliseconds: Int, typical: Int)
         /// A condition at the turn failed (the rule's `require`).
         case requirement(signal: String)
     }
@@ -96,19 +99,29 @@ struct RepDetector {
         guard coarse.reps.count >= Self.rhythmMinimumReps, let middle = upperMedian(durations) else { return coarse }
         let usual = Double(middle)
         let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
-        var found: [RepSpan] = []
+        var found: [RepSpan] = [], unfit: [UncountedMovement] = []
         for (before, after) in zip(coarse.reps, coarse.reps.dropFirst())
         where Double(times[after.start] - times[before.end]) >= Self.rhythmShare * usual {
             let gap = before.end...after.start
             let gapValues = values.indices.map { gap.contains($0) ? values[$0] : nil }
-            found += counting(times: times, values: gapValues, breaks: breaks).reps.filter {
-                lasts.contains(Double(times[$0.end] - times[$0.start]))
+            let reread = counting(times: times, values: gapValues, breaks: breaks)
+            for rep in reread.reps {
+                let duration = times[rep.end] - times[rep.start]
+                if lasts.contains(Double(duration)) {
+                    found.append(rep)
+                } else {
+                    unfit.append(UncountedMovement(
+                        start: rep.start, turn: rep.turn, end: rep.end,
+                        reason: .offRhythm(milliseconds: duration, typical: Int(usual.rounded()))))
+                }
             }
+            unfit += reread.uncounted
         }
-        guard !found.isEmpty else { return coarse }
+        guard !found.isEmpty || !unfit.isEmpty else { return coarse }
         var filled = coarse
         filled.reps = (coarse.reps + found).sorted { $0.start < $1.start }
-        filled.uncounted = coarse.uncounted.filter { movement in !found.contains { ($0.start...$0.end).contains(movement.turn) } }
+        let covered = (found.map { $0.start...$0.end }) + unfit.map { $0.start...$0.end }
+        filled.uncounted = coarse.uncounted.filter { movement in !covered.contains { $0.contains(movement.turn) } } + unfit
         return filled
     }
 

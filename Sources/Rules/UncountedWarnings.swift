@@ -37,6 +37,9 @@ struct UncountedWarnings {
             return "took \(seconds(milliseconds)) (a rep takes at most \(seconds(rule.maxDurationMs)))"
         case .brief(let milliseconds, let typical):
             return "lasted only \(seconds(milliseconds)), under \(Int(RepDetector.briefShare * 100)) % of this set's usual \(seconds(typical)): a step or a stumble between reps"
+        case .offRhythm(let milliseconds, let typical):
+            let share = RepDetector.rhythmShare
+            return "lasted \(seconds(milliseconds)) where this set's reps last \(seconds(Int(Double(typical) * share)))–\(seconds(Int(Double(typical) / share))), and moved too little to count on its own on a track that jitters"
         case .requirement(let name):
             return "did not meet the rule's condition on \(name)"
         }

@@ -147,6 +147,15 @@ struct RepDetectorTests {
         // The same dip before the set: nothing yet to keep time with, so it is jitter-sized movement, not a rep.
         let (earlyTimes, early) = zigzagged([125, 80, 80, 80, 80])
         #expect(RepDetector(rule: Self.squat).detect(times: earlyTimes, values: early).reps.count == 4)
+        // A 0.6 s dip between 2 s reps does not keep time with them: reported, not counted.
+        let quick: [(Double, Double?)] = [(0, 170), (1, 170), (2, 80), (3, 170), (4, 80), (5, 170), (5.7, 170), (6, 125), (6.3, 170),
+                                          (7, 170), (8, 80), (9, 170), (10, 80), (11, 170), (12, 170)]
+        let (quickTimes, quickSteady) = Self.series(quick)
+        let quickValues = quickSteady.indices.map { frame in quickSteady[frame].map { $0 + (frame % 2 == 0 ? 2.5 : -2.5) } }
+        let reported = RepDetector(rule: Self.squat).detect(times: quickTimes, values: quickValues)
+        #expect(reported.reps.count == 4, "\(reported.reps)")
+        #expect(reported.uncounted.contains { if case .offRhythm(let ms, let typical) = $0.reason { ms < 1_000 && typical >= 1_500 } else { false } },
+                "\(reported.uncounted)")
     }
 
     @Test("jitter is measured between values 100 ms apart: noise that drifts over a few frames is seen whole")
