@@ -95,9 +95,7 @@ struct RepDetector {
     /// where the set's rhythm says a rep may be: idle jitter before and after a set
     /// stays uncounted.
     private func fillingRhythmGaps(_ coarse: RepDetection, times: [Int], values: [Double?], breaks: [Bool]) -> RepDetection {
-        let durations = coarse.reps.map { times[$0.end] - times[$0.start] }
-        guard coarse.reps.count >= Self.rhythmMinimumReps, let middle = upperMedian(durations) else { return coarse }
-        let usual = Double(middle)
+        guard let usual = Self.usualDuration(coarse.reps, times: times, atLeast: Self.rhythmMinimumReps) else { return coarse }
         let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
         var found: [RepSpan] = [], unfit: [UncountedMovement] = []
         for (before, after) in zip(coarse.reps, coarse.reps.dropFirst())
@@ -193,11 +191,10 @@ struct RepDetector {
     /// The reps that last at least `briefShare` of the set's typical rep, and
     /// the others as uncounted movements.
     static func withoutBrief(_ reps: [RepSpan], times: [Int]) -> (kept: [RepSpan], brief: [UncountedMovement]) {
-        let durations = reps.map { times[$0.end] - times[$0.start] }
-        guard reps.count >= briefMinimumReps, let middle = upperMedian(durations) else { return (reps, []) }
-        let typical = Double(middle)
+        guard let typical = usualDuration(reps, times: times, atLeast: briefMinimumReps) else { return (reps, []) }
         var kept: [RepSpan] = [], brief: [UncountedMovement] = []
-        for (rep, duration) in zip(reps, durations) {
+        for rep in reps {
+            let duration = times[rep.end] - times[rep.start]
             if Double(duration) >= briefShare * typical {
                 kept.append(rep)
             } else {
@@ -207,6 +204,13 @@ struct RepDetector {
             }
         }
         return (kept, brief)
+    }
+
+    /// A set's usual rep duration (ms): the middle one, the longer of the two middle
+    /// ones in an even count; nil with fewer than `count` reps.
+    static func usualDuration(_ reps: [RepSpan], times: [Int], atLeast count: Int) -> Double? {
+        guard reps.count >= count, let middle = upperMedian(reps.map { times[$0.end] - times[$0.start] }) else { return nil }
+        return Double(middle)
     }
 
     // MARK: - Depth: how far toward the turn
