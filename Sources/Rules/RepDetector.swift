@@ -10,6 +10,9 @@ struct UncountedMovement: Equatable, Sendable {
     enum Reason: Equatable, Sendable {
         /// The signal left rest and came back, but never went as far as the rule's turn level.
         case tooShallow(reached: Double)
+        /// The signal passed the turn level, but moved less each way than a rep moves: the
+        /// rule's `minRange`, or `minShare` of the person's own range in the set.
+        case tooSmall(moved: Double, needed: Double)
         /// The signal went far enough but did not come back to rest (before or after the turn).
         case noReturn(restedAt: Double)
         case tooQuick(milliseconds: Int)
@@ -155,7 +158,9 @@ struct RepDetector {
                 let end = leaving(after, toward: pivot, depth: depth)
                 let duration = times[end] - times[start]
                 let reason: UncountedMovement.Reason?
-                if !reachesTurn(pivot, before, after, levels) || (pivot.depth < activeDepth && duration < 2 * rule.minDurationMs) {
+                if pivot.depth >= activeDepth, !isDeepEnough(pivot, before, after, levels) {
+                    reason = .tooSmall(moved: pivot.depth - max(before.depth, after.depth), needed: smallestMovement(levels))
+                } else if !reachesTurn(pivot, before, after, levels) || (pivot.depth < activeDepth && duration < 2 * rule.minDurationMs) {
                     reason = .tooShallow(reached: value(pivot.depth))
                 } else if !isRest(before.depth, levels) || !isRest(after.depth, levels) {
                     reason = .noReturn(restedAt: value(isRest(before.depth, levels) ? after.depth : before.depth))
@@ -247,10 +252,12 @@ struct RepDetector {
     /// at least `minShare` of their typical range (a step between two lunges is
     /// no lunge), and at least `minRange`.
     private func isDeepEnough(_ turn: Pivot, _ before: Pivot, _ after: Pivot, _ levels: (rest: Double, turn: Double)?) -> Bool {
-        let movement = turn.depth - max(before.depth, after.depth)
-        guard movement >= rule.minRange else { return false }
-        guard let levels else { return true }
-        return movement >= rule.minShare * (levels.turn - levels.rest)
+        turn.depth - max(before.depth, after.depth) >= smallestMovement(levels)
+    }
+
+    /// The least a rep moves each way: `minRange`, and `minShare` of the person's typical range.
+    private func smallestMovement(_ levels: (rest: Double, turn: Double)?) -> Double {
+        max(rule.minRange, levels.map { rule.minShare * ($0.turn - $0.rest) } ?? 0)
     }
 
     // MARK: - Turning points

@@ -29,6 +29,8 @@ struct UncountedWarnings {
         switch reason {
         case .tooShallow(let reached):
             return "reached only \(format(reached)) (a rep reaches \(toward) \(format(rule.active)))"
+        case .tooSmall(let moved, let needed):
+            return "moved only \(format(moved)) each way (a rep here moves at least \(format(needed)))"
         case .noReturn(let restedAt):
             return "never came back to rest: only to \(format(restedAt)) (rest is \(back) \(format(restLevel(levels))))"
         case .tooQuick(let milliseconds):

@@ -91,6 +91,25 @@ struct RepDetectorTests {
         #expect(abs(reached - 139) < 2)
     }
 
+    @Test("a dip past the turn level that moves under the person's share of their range is reported with both movements")
+    func tooSmall() throws {
+        // Three reps of 118° (178 → 60), then a dip to 133°: past the 135° turn level, but about 45° of
+        // movement against the 0.4 × 118° = 47° a rep of this set moves (each a degree less once despiked).
+        var points: [(Double, Double?)] = [(0, 178), (1, 178)]
+        for rep in 0..<3 { points += [(2 + 2 * Double(rep), 60), (3 + 2 * Double(rep), 178)] }
+        points += [(8, 178), (9, 133), (10, 178), (11, 178)]
+        let detection = Self.detect(points)
+        #expect(detection.reps.count == 3)
+        let movement = try #require(detection.uncounted.first)
+        guard case .tooSmall(let moved, let needed) = movement.reason else { Issue.record("\(movement.reason)"); return }
+        #expect(abs(moved - 45) < 2 && abs(needed - 47.2) < 2, "moved \(moved), needed \(needed)")
+        let knee = try #require(RuleFixtures.book.rule(for: "squat").signals.first { $0.name == "knee" })
+        let series = Self.series(points)
+        let warnings = UncountedWarnings(rule: Self.squat, signal: knee, times: series.times)
+            .warnings(detection.uncounted, counted: 3, levels: detection.levels, values: series.values)
+        #expect(warnings == ["uncounted: 1 movement of knee not counted as reps: at 9.0 s it moved only 44° each way (a rep here moves at least 46°)"])
+    }
+
     @Test("a set that never comes back to rest counts nothing and says so")
     func noReturn() throws {
         // Lunge-like: the knee swings between 92° and 141°, never back to the 145° rest.
