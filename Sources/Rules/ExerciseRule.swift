@@ -245,6 +245,10 @@ struct HoldRule: Sendable {
     /// their median speed over the hold where the picture shakes more: a held
     /// position has stopped moving into place.
     var settledBelow: Double?
+    /// Signals that end the hold where they were last measured, when they were
+    /// measured through it and then not for the rest of it (`HoldDetector.endingWhereSeen`):
+    /// a plank let down to lie flat hides the elbows that held it up.
+    var endsUnseen: [String] = []
     var minMs: Int
     var maxGapMs: Int
 }

@@ -9,9 +9,11 @@ struct HoldDetector {
     typealias Settling = (ahead: [Double?], behind: [Double?])
 
     /// Held spans, as frame ranges. `steady` holds each steady signal's values
-    /// (empty when it is not measured) and its tolerance.
+    /// (empty when it is not measured) and its tolerance; `unseenEnds` the values
+    /// of the rule's `ends_unseen` signals (`endingWhereSeen`).
     func detect(
-        times: [Int], met: [Bool?], steady: [(values: [Double?], tolerance: Double)] = [], settling: Settling? = nil
+        times: [Int], met: [Bool?], steady: [(values: [Double?], tolerance: Double)] = [], settling: Settling? = nil,
+        unseenEnds: [[Double?]] = []
     ) -> [ClosedRange<Int>] {
         var spans: [ClosedRange<Int>] = []
         var current: ClosedRange<Int>?
@@ -24,7 +26,9 @@ struct HoldDetector {
             }
         }
         if let open = current { spans.append(open) }
-        return spans.compactMap { settled($0, steady, settling) }.filter { times[$0.upperBound] - times[$0.lowerBound] >= rule.minMs }
+        return spans.compactMap { settled($0, steady, settling) }
+            .map { Self.endingWhereSeen($0, unseenEnds, times: times) }
+            .filter { times[$0.upperBound] - times[$0.lowerBound] >= rule.minMs }
     }
 
     /// A stretch of the person unseen between two held frames, up to this long,
@@ -93,5 +97,32 @@ enum Runs {
     /// The worst value in `frames` with respect to `bound`.
     static func worst(_ bound: Bound, values: [Double?], in frames: ClosedRange<Int>) -> Double? {
         frames.compactMap { values[$0] }.reduce(nil) { partial, value in partial.map { bound.worse($0, value) } ?? value }
+    }
+}
+
+extension HoldDetector {
+    /// A hold's condition that cannot be measured does not break it: a view may
+    /// hide a plank's elbows throughout, or now and then. A signal of the rule's
+    /// `ends_unseen`, measured on `seenShare` of the `seenBeforeMs` before it
+    /// went unmeasured for the rest of the hold, and for more than `unseenEndMs`,
+    /// ends the hold where it was last measured: the body changed so that its
+    /// landmarks were hidden (a plank let down to lie flat hides the elbows that held it up).
+    static let seenBeforeMs = 2000
+    static let seenShare = 0.8
+    static let unseenEndMs = 500
+
+    /// `span`, ending where the first of `signals` (their values) that went unmeasured for the rest of it was last measured.
+    static func endingWhereSeen(_ span: ClosedRange<Int>, _ signals: [[Double?]], times: [Int]) -> ClosedRange<Int> {
+        var end = span.upperBound
+        for values in signals where !values.isEmpty {
+            guard let lastSeen = span.last(where: { values[$0] != nil }), lastSeen > span.lowerBound,
+                  times[span.upperBound] - times[lastSeen] > unseenEndMs else { continue }
+            let before = span.lowerBound...lastSeen
+            guard let first = before.first(where: { times[lastSeen] - times[$0] <= seenBeforeMs }),
+                  times[lastSeen] - times[first] >= seenBeforeMs / 2,
+                  Double((first...lastSeen).filter { values[$0] != nil }.count) >= seenShare * Double(lastSeen - first + 1) else { continue }
+            end = min(end, lastSeen)
+        }
+        return span.lowerBound...end
     }
 }

@@ -220,7 +220,7 @@ extension ExerciseRule {
     }
 
     private static func hold(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> HoldRule {
-        let fields = try value.mapping(allowing: ["when", "still", "settled", "steady", "min_ms", "max_gap_ms"])
+        let fields = try value.mapping(allowing: ["when", "still", "settled", "steady", "ends_unseen", "min_ms", "max_gap_ms"])
         let conditions = try fields.required("when").list().map { try condition($0, signal: signal) }
         guard !conditions.isEmpty else { throw try fields.required("when").error("a hold needs at least one condition") }
         let still = try fields["still"]?.number()
@@ -233,9 +233,10 @@ extension ExerciseRule {
             guard try within.number() > 0 else { throw within.error("within: is a tolerance above 0") }
             return SteadySignal(signal: try signal(steadyFields.required("signal")), tolerance: try within.number())
         }
+        let endsUnseen = try fields["ends_unseen"]?.list().map { try signal($0) } ?? []
         return HoldRule(
-            conditions: conditions, stillBelow: still, steady: steady ?? [], settledBelow: settled, minMs: try fields["min_ms"]?.integer() ?? 1000,
-            maxGapMs: try fields["max_gap_ms"]?.integer() ?? 500)
+            conditions: conditions, stillBelow: still, steady: steady ?? [], settledBelow: settled, endsUnseen: endsUnseen,
+            minMs: try fields["min_ms"]?.integer() ?? 1000, maxGapMs: try fields["max_gap_ms"]?.integer() ?? 500)
     }
 
     private static func repCondition(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> RepCondition {

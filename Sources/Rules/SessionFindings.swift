@@ -127,7 +127,8 @@ struct SessionFindings {
             return all
         }
         let steady = holdRule.steady.map { (values: series[$0.signal]?.values ?? [], tolerance: $0.tolerance) }
-        let spans = HoldDetector(rule: holdRule).detect(times: times, met: met, steady: steady, settling: settling)
+        let unseenEnds = holdRule.endsUnseen.map { series[$0]?.values ?? [] }
+        let spans = HoldDetector(rule: holdRule).detect(times: times, met: met, steady: steady, settling: settling, unseenEnds: unseenEnds)
         heldSpans = spans.map { times[$0.lowerBound]...times[$0.upperBound] }
         holdMilliseconds = heldSpans.reduce(0) { $0 + $1.upperBound - $1.lowerBound }
         let judge = FaultJudge(series: series, times: times, phases: (.eccentric, .concentric))

@@ -30,7 +30,8 @@ struct UncountedWarnings {
         case .tooShallow(let reached):
             return "reached only \(format(reached)) (a rep reaches \(toward) \(format(rule.active)))"
         case .tooSmall(let moved, let needed):
-            return "moved only \(format(moved)) each way (a rep here moves at least \(format(needed)))"
+            let (shown, least) = formatApart(moved, needed)
+            return "moved only \(shown) each way (a rep here moves at least \(least))"
         case .noReturn(let restedAt):
             return "never came back to rest: only to \(format(restedAt)) (rest is \(back) \(format(restLevel(levels))))"
         case .tooQuick(let milliseconds):
@@ -56,6 +57,13 @@ struct UncountedWarnings {
 
     private func format(_ value: Double) -> String {
         signal.isAngle ? "\(Int(value.rounded()))°" : String(format: "%.2f", value)
+    }
+
+    /// Two values formatted with a digit more where they would read the same.
+    private func formatApart(_ a: Double, _ b: Double) -> (String, String) {
+        guard format(a) == format(b) else { return (format(a), format(b)) }
+        let finer = { (value: Double) in signal.isAngle ? String(format: "%.1f°", value) : String(format: "%.3f", value) }
+        return (finer(a), finer(b))
     }
 
     private func seconds(_ milliseconds: Int) -> String { String(format: "%.1f s", Double(milliseconds) / 1000) }

@@ -321,4 +321,23 @@ struct HoldDetectorTests {
         let without = HoldDetector(rule: HoldRule(conditions: [], minMs: 1000, maxGapMs: 500))
         #expect(without.detect(times: times, met: met, settling: (ahead, behind)).map { times[$0.lowerBound] } == [1000])
     }
+
+    @Test("an `ends_unseen` signal seen through the hold and then hidden to its end ends it where last seen; hidden throughout or now and then, it does not")
+    func endsUnseen() {
+        let detector = HoldDetector(rule: HoldRule(conditions: [], minMs: 1000, maxGapMs: 500))
+        let times = Array(stride(from: 0, to: 20_000, by: 100))
+        let met: [Bool?] = times.map { (1000..<18_000).contains($0) }
+        // The elbows hold the body up and are seen until 12.0 s; lying flat from there hides them.
+        let letDown: [Double?] = times.map { $0 < 12_000 ? 80 : nil }
+        let held = { (support: [Double?]) in
+            detector.detect(times: times, met: met, unseenEnds: [support]).map { times[$0.lowerBound]...times[$0.upperBound] }
+        }
+        #expect(held(letDown) == [1000...11_900])
+        #expect(held(times.map { _ in nil }) == [1000...17_900], "a view that never shows the elbows")
+        // Hidden now and then (a second at a time, seen again before the hold ends), or for the last 0.4 s only.
+        #expect(held(times.map { ($0 / 1000) % 3 == 0 ? nil : 80 }) == [1000...17_900])
+        #expect(held(times.map { $0 < 17_500 ? 80 : nil }) == [1000...17_900])
+        // Seen on under 80 % of the two seconds before it went: no telling that the body changed.
+        #expect(held(times.map { $0 < 12_000 && ($0 / 100) % 2 == 0 ? 80 : nil }) == [1000...17_900])
+    }
 }

@@ -60,6 +60,8 @@ struct RuleParsingTests {
         ("counting visibility over 1", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  visibility: 1.5\n"), 10, "must be within [0, 1]"),
         ("settled at no speed", "exercise: demo\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, ankle]\nhold:\n  when:\n    - {signal: knee, above: 150}\n  settled: 0\n",
          9, "settled: is a speed above 0"),
+        ("ends_unseen unknown signal", "exercise: demo\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, ankle]\nhold:\n  when:\n    - {signal: knee, above: 150}\n  ends_unseen: [elbow]\n",
+         9, "no signal \"elbow\""),
         ("ahead off an angle", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "distance: [left_ankle, right_ankle]\n    side: ahead"), 6, "side: ahead belongs to an angle"),
     ]
 
