@@ -30,14 +30,16 @@ struct UncountedWarnings {
         case .tooShallow(let reached):
             return "reached only \(format(reached)) (a rep reaches \(toward) \(format(rule.active)))"
         case .tooSmall(let moved, let needed):
-            let (shown, least) = formatApart(moved, needed)
+            let (shown, least) = apart(moved, needed, format) { signal.isAngle ? String(format: "%.1f°", $0) : String(format: "%.3f", $0) }
             return "moved only \(shown) each way (a rep here moves at least \(least))"
         case .noReturn(let restedAt):
             return "never came back to rest: only to \(format(restedAt)) (rest is \(back) \(format(restLevel(levels))))"
         case .tooQuick(let milliseconds):
-            return "lasted only \(seconds(milliseconds)) (a rep takes at least \(seconds(rule.minDurationMs)))"
+            let (lasted, least) = apart(milliseconds, rule.minDurationMs, seconds, finerSeconds)
+            return "lasted only \(lasted) (a rep takes at least \(least))"
         case .tooSlow(let milliseconds):
-            return "took \(seconds(milliseconds)) (a rep takes at most \(seconds(rule.maxDurationMs)))"
+            let (took, most) = apart(milliseconds, rule.maxDurationMs, seconds, finerSeconds)
+            return "took \(took) (a rep takes at most \(most))"
         case .brief(let milliseconds, let typical):
             return "lasted only \(seconds(milliseconds)), under \(Int(RepDetector.briefShare * 100)) % of this set's usual \(seconds(typical)): a step or a stumble between reps"
         case .offRhythm(let milliseconds, let typical):
@@ -59,12 +61,11 @@ struct UncountedWarnings {
         signal.isAngle ? "\(Int(value.rounded()))°" : String(format: "%.2f", value)
     }
 
-    /// Two values formatted with a digit more where they would read the same.
-    private func formatApart(_ a: Double, _ b: Double) -> (String, String) {
-        guard format(a) == format(b) else { return (format(a), format(b)) }
-        let finer = { (value: Double) in signal.isAngle ? String(format: "%.1f°", value) : String(format: "%.3f", value) }
-        return (finer(a), finer(b))
+    /// Two values formatted `coarse`, or `fine` where they would read the same.
+    private func apart<Value>(_ a: Value, _ b: Value, _ coarse: (Value) -> String, _ fine: (Value) -> String) -> (String, String) {
+        coarse(a) == coarse(b) ? (fine(a), fine(b)) : (coarse(a), coarse(b))
     }
 
     private func seconds(_ milliseconds: Int) -> String { String(format: "%.1f s", Double(milliseconds) / 1000) }
+    private func finerSeconds(_ milliseconds: Int) -> String { String(format: "%.2f s", Double(milliseconds) / 1000) }
 }

@@ -110,6 +110,16 @@ struct RepDetectorTests {
         #expect(warnings == ["uncounted: 1 movement of knee not counted as reps: at 9.0 s it moved only 44° each way (a rep here moves at least 46°)"])
     }
 
+    @Test("a duration that would read the same as the rule's limit is shown to the hundredth")
+    func closeDurations() throws {
+        let knee = try #require(RuleFixtures.book.rule(for: "squat").signals.first { $0.name == "knee" })
+        let times = Array(stride(from: 0, to: 3000, by: 20))
+        let quick = UncountedMovement(start: 50, turn: 62, end: 74, reason: .tooQuick(milliseconds: 480))
+        let warnings = UncountedWarnings(rule: Self.squat, signal: knee, times: times)
+            .warnings([quick], counted: 2, levels: nil, values: times.map { _ in 170 })
+        #expect(warnings == ["uncounted: 1 movement of knee not counted as reps: at 1.2 s it lasted only 0.48 s (a rep takes at least 0.50 s)"])
+    }
+
     @Test("a set that never comes back to rest counts nothing and says so")
     func noReturn() throws {
         // Lunge-like: the knee swings between 92° and 141°, never back to the 145° rest.
