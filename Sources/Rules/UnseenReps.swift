@@ -12,7 +12,7 @@
 struct UnseenReps {
     /// The longest loss of the person reps are counted across.
     static let longestLossMs = 2_000
-    /// Intervals seen whole (no loss in them) that a rhythm needs.
+    /// Intervals seen whole (no loss in them that could hide a rep) that a rhythm needs.
     static let leastIntervals = 2
     /// How far from the median interval a steady interval may be, as a share of it.
     static let steadiness = 0.25
@@ -35,7 +35,12 @@ struct UnseenReps {
         let intervals = zip(counted, counted.dropFirst()).map { before, after in
             (ms: times[after.turn] - times[before.turn], loss: longestLoss(from: before.turn, to: after.turn))
         }
-        let whole = intervals.filter { $0.loss == nil }.map(\.ms)
+        // Seen whole: no loss in it long enough to hide a rep (a frame or two dropped here and
+        // there cannot), judged against the middle of all the intervals, gaps included.
+        guard let overall = upperMedian(intervals.map(\.ms)) else { return [] }
+        let whole = intervals.filter { interval in
+            interval.loss.map { Double(duration($0)) < Self.leastLossShare * Double(overall) } ?? true
+        }.map(\.ms)
         guard whole.count >= Self.leastIntervals, let middle = upperMedian(whole) else { return [] }
         let period = Double(middle)
         let steady = whole.filter { abs(Double($0) - period) <= Self.steadiness * period }.count

@@ -28,6 +28,16 @@ struct UnseenRepsTests {
         #expect(times[span.turn] == 5000)
     }
 
+    @Test("frames dropped one at a time in every interval leave the rhythm seen: the rep in the long loss is counted")
+    func droppedFrames() throws {
+        // A frame lost every 0.5 s (a 100 ms run, the frames either side seen), and the person for 0.9 s at 5 s.
+        let blinks = stride(from: 250, through: 9750, by: 500).filter { !(4600...5400).contains($0) }.map { $0...$0 }
+        let (times, unseen) = Self.frames(seconds: 10, lost: blinks + [4600...5400])
+        let hidden = UnseenReps(times: times, unseen: unseen).find(between: Self.reps(turningAt: [1000, 2000, 3000, 4000, 6000, 7000]))
+        #expect(hidden.count == 1)
+        #expect(try times[#require(hidden.first).turn] == 5000)
+    }
+
     @Test("two missing in one loss of 1.9 s: two reps, each over half of it")
     func twoHidden() {
         let (times, unseen) = Self.frames(seconds: 10, lost: [4100...5900])
