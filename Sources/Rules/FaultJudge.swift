@@ -38,7 +38,9 @@ struct FaultJudge {
         case .event(let trigger, _, let phase):
             guard let rep, let triggerValues = series[trigger.signal]?.values else { return false }
             let window = phase.map { $0 == phases.0 ? rep.start...rep.turn : rep.turn...rep.end } ?? frames
-            return mostlySeen(values, window) && mostlySeen(triggerValues, window)
+            guard mostlySeen(values, window) && mostlySeen(triggerValues, window) else { return false }
+            // An event found whose signal cannot be read from its moment on was not judged.
+            return eventReading(fault, rep: rep).map { $0.value != nil } ?? true
         }
     }
 
@@ -60,27 +62,40 @@ struct FaultJudge {
             return sustained(fault, values, phase == phases.0 ? rep.start...rep.turn : rep.turn...rep.end, rep: index, every: false)
         case .hold:
             return sustained(fault, values, frames, rep: nil, every: true)
-        case .event(let trigger, let heldMs, let phase):
-            guard let rep, let triggerValues = series[trigger.signal]?.values else { return [] }
-            let window = phase.map { $0 == phases.0 ? rep.start...rep.turn : rep.turn...rep.end } ?? frames
-            // The event: the first time the trigger's condition holds for `heldMs`, not a noisy crossing.
-            let held = Runs.meeting(trigger.bound, values: triggerValues, in: window)
-                .first { times[$0.upperBound] - times[$0.lowerBound] >= heldMs || $0.upperBound == window.upperBound }
-            guard var moment = held?.lowerBound else { return [] }
-            // Met already where the window starts: the event came earlier (knees straightened before
-            // the hips began to rise), where that run began — but not before the rep left its rest.
-            // The value is read around the moment, frames before the window included (at 10–15
-            // frames/s the window's first frames alone are too few to read it).
-            let start = restExtreme(before: window.lowerBound)
-            if moment == window.lowerBound {
-                while moment > start, let earlier = triggerValues[moment - 1], trigger.bound.isMet(by: earlier) { moment -= 1 }
-            }
-            let searched = start...window.upperBound
-            guard let value = Reduction.value(values, at: moment, within: searched, times: times),
-                  fault.bound.isMet(by: value, margin: fault.margin) else { return [] }
+        case .event:
+            guard let rep, let (moment, window, value) = eventReading(fault, rep: rep).flatMap({ reading in
+                reading.value.map { (reading.moment, reading.window, $0) }
+            }), fault.bound.isMet(by: value, margin: fault.margin) else { return [] }
             let spanned = min(moment, window.lowerBound)...window.upperBound
             return [report(fault, value: value, span: run(around: moment, fault.bound, values, spanned), rep: index)]
         }
+    }
+
+    /// An event fault's reading in a rep: the event's moment — the first time the
+    /// trigger's condition holds for its time within the rep's phase, not a noisy
+    /// crossing — the phase, and the fault's signal there; nil when no event came.
+    /// Met already where the phase starts, the event came earlier (knees straightened
+    /// before the hips began to rise): where that run began, but not before the rep
+    /// left its rest. The value is read around the moment, frames before the phase
+    /// included (at 10–15 frames/s the phase's first frames alone are too few); where
+    /// the signal is not seen there, at the first moment after it where it is, within
+    /// the phase (the signal only moves on toward the turn); nil when never.
+    private func eventReading(_ fault: FaultDefinition, rep: RepSpan) -> (moment: Int, window: ClosedRange<Int>, value: Double?)? {
+        guard case .event(let trigger, let heldMs, let phase) = fault.moment, let values = series[fault.signal]?.values,
+              let triggerValues = series[trigger.signal]?.values else { return nil }
+        let window = phase.map { $0 == phases.0 ? rep.start...rep.turn : rep.turn...rep.end } ?? rep.start...rep.end
+        let held = Runs.meeting(trigger.bound, values: triggerValues, in: window)
+            .first { times[$0.upperBound] - times[$0.lowerBound] >= heldMs || $0.upperBound == window.upperBound }
+        guard var moment = held?.lowerBound else { return nil }
+        let start = restExtreme(before: window.lowerBound)
+        if moment == window.lowerBound {
+            while moment > start, let earlier = triggerValues[moment - 1], trigger.bound.isMet(by: earlier) { moment -= 1 }
+        }
+        let searched = start...window.upperBound
+        for frame in moment...window.upperBound {
+            if let value = Reduction.value(values, at: frame, within: searched, times: times) { return (frame, window, value) }
+        }
+        return (moment, window, nil)
     }
 
     /// How far on each side of a rep's turn a fault judged there must be measured.

@@ -23,6 +23,26 @@ struct EventFaultTests {
         #expect(report.reps.map { $0.faults.contains("knees_locked_early") } == truth)
     }
 
+    @Test("knees locked early where the hips are hidden at the floor: the hips are read where first seen after, and a rep they are never seen on is not judged")
+    func kneesLockedWithTheHipsHidden() throws {
+        // A tuning set: Romanian deadlifts filmed at three-quarter at 12 frames/s, the knees
+        // straight before the hips rise on most reps. The working side is the far one, whose hip
+        // MediaPipe hides at the floor: read only there, 8 such reps went unflagged and unreported
+        // (now all but one are found; one rep the truth calls clean is flagged).
+        let session = WorkoutSimulator.session("deadlift", seed: 3_000_853)
+        #expect(session.summary.contains("Romanian") && session.summary.contains("at 12 fps"), "\(session.summary)")
+        let report = try Scorer(rule: RuleFixtures.book.rule(for: "deadlift")).score(session.track).report
+        try #require(report.reps.count == session.reps.count)
+        let hidden = report.notJudged.first { $0.code == "knees_locked_early" && $0.reason == .hidden }?.reps ?? []
+        let truth = session.reps.map { $0.faults.contains("knees_locked_early") }
+        let judged = zip(report.reps, truth).filter { !hidden.contains($0.0.index) }
+        let found = judged.filter { $0.1 && $0.0.faults.contains("knees_locked_early") }.count
+        let falselyFlagged = judged.filter { !$0.1 && $0.0.faults.contains("knees_locked_early") }.count
+        #expect(judged.filter(\.1).count >= 8 && found >= judged.filter(\.1).count - 1, "found \(found)")
+        #expect(falselyFlagged <= 1)
+        #expect(hidden.count <= 1, "\(hidden)")
+    }
+
     @Test("wide-hand push-ups filmed from the side: shallow_depth stands only where the world angle agrees with the picture's")
     func shallowDepthConfirmed() throws {
         // A tuning set: hands 1.7 shoulder widths apart, deep reps. The flared elbows read
