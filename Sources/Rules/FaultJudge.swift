@@ -34,10 +34,10 @@ struct FaultJudge {
             return mostlySeen(values, frames)
         case .phase(let phase):
             guard let rep else { return false }
-            return mostlySeen(values, phase == phases.0 ? rep.start...rep.turn : rep.turn...rep.end)
+            return mostlySeen(values, phaseFrames(phase, in: rep))
         case .event(let trigger, _, let phase):
             guard let rep, let triggerValues = series[trigger.signal]?.values else { return false }
-            let window = phase.map { $0 == phases.0 ? rep.start...rep.turn : rep.turn...rep.end } ?? frames
+            let window = phaseFrames(phase, in: rep)
             guard mostlySeen(values, window) && mostlySeen(triggerValues, window) else { return false }
             // An event found whose signal cannot be read from its moment on was not judged.
             return eventReading(fault, rep: rep).map { $0.value != nil } ?? true
@@ -59,15 +59,14 @@ struct FaultJudge {
             return sustained(fault, values, frames, rep: index, every: false)
         case .phase(let phase):
             guard let rep else { return [] }
-            return sustained(fault, values, phase == phases.0 ? rep.start...rep.turn : rep.turn...rep.end, rep: index, every: false)
+            return sustained(fault, values, phaseFrames(phase, in: rep), rep: index, every: false)
         case .hold:
             return sustained(fault, values, frames, rep: nil, every: true)
         case .event:
-            guard let rep, let (moment, window, value) = eventReading(fault, rep: rep).flatMap({ reading in
-                reading.value.map { (reading.moment, reading.window, $0) }
-            }), fault.bound.isMet(by: value, margin: fault.margin) else { return [] }
-            let spanned = min(moment, window.lowerBound)...window.upperBound
-            return [report(fault, value: value, span: run(around: moment, fault.bound, values, spanned), rep: index)]
+            guard let rep, let reading = eventReading(fault, rep: rep), let value = reading.value,
+                  fault.bound.isMet(by: value, margin: fault.margin) else { return [] }
+            let spanned = min(reading.moment, reading.window.lowerBound)...reading.window.upperBound
+            return [report(fault, value: value, span: run(around: reading.moment, fault.bound, values, spanned), rep: index)]
         }
     }
 
@@ -83,7 +82,7 @@ struct FaultJudge {
     private func eventReading(_ fault: FaultDefinition, rep: RepSpan) -> (moment: Int, window: ClosedRange<Int>, value: Double?)? {
         guard case .event(let trigger, let heldMs, let phase) = fault.moment, let values = series[fault.signal]?.values,
               let triggerValues = series[trigger.signal]?.values else { return nil }
-        let window = phase.map { $0 == phases.0 ? rep.start...rep.turn : rep.turn...rep.end } ?? rep.start...rep.end
+        let window = phaseFrames(phase, in: rep)
         let held = Runs.meeting(trigger.bound, values: triggerValues, in: window)
             .first { times[$0.upperBound] - times[$0.lowerBound] >= heldMs || $0.upperBound == window.upperBound }
         guard var moment = held?.lowerBound else { return nil }
@@ -96,6 +95,12 @@ struct FaultJudge {
             if let value = Reduction.value(values, at: frame, within: searched, times: times) { return (frame, window, value) }
         }
         return (moment, window, nil)
+    }
+
+    /// A rep's frames in `phase` (before or after its turn), or all of them for none.
+    private func phaseFrames(_ phase: Phase?, in rep: RepSpan) -> ClosedRange<Int> {
+        guard let phase else { return rep.start...rep.end }
+        return phase == phases.0 ? rep.start...rep.turn : rep.turn...rep.end
     }
 
     /// How far on each side of a rep's turn a fault judged there must be measured.

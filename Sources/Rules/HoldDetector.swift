@@ -117,8 +117,7 @@ extension HoldDetector {
         for values in signals where !values.isEmpty {
             guard let lastSeen = span.last(where: { values[$0] != nil }), lastSeen > span.lowerBound,
                   times[span.upperBound] - times[lastSeen] > unseenEndMs else { continue }
-            let before = span.lowerBound...lastSeen
-            guard let first = before.first(where: { times[lastSeen] - times[$0] <= seenBeforeMs }),
+            guard let first = (span.lowerBound...lastSeen).first(where: { times[lastSeen] - times[$0] <= seenBeforeMs }),
                   times[lastSeen] - times[first] >= seenBeforeMs / 2,
                   Double((first...lastSeen).filter { values[$0] != nil }.count) >= seenShare * Double(lastSeen - first + 1) else { continue }
             end = min(end, lastSeen)

@@ -159,7 +159,7 @@ struct RepDetector {
                 let duration = times[end] - times[start]
                 let reason: UncountedMovement.Reason?
                 if pivot.depth >= activeDepth, !isDeepEnough(pivot, before, after, levels) {
-                    reason = .tooSmall(moved: pivot.depth - max(before.depth, after.depth), needed: smallestMovement(levels))
+                    reason = .tooSmall(moved: movement(pivot, before, after), needed: smallestMovement(levels))
                 } else if !reachesTurn(pivot, before, after, levels) || (pivot.depth < activeDepth && duration < 2 * rule.minDurationMs) {
                     reason = .tooShallow(reached: value(pivot.depth))
                 } else if !isRest(before.depth, levels) || !isRest(after.depth, levels) {
@@ -242,7 +242,7 @@ struct RepDetector {
         guard isDeepEnough(turn, before, after, levels) else { return false }
         if turn.depth >= activeDepth { return true }
         guard let levels else { return false }
-        return turn.depth - max(before.depth, after.depth) >= Self.partialShare * (levels.turn - levels.rest)
+        return movement(turn, before, after) >= Self.partialShare * (levels.turn - levels.rest)
     }
 
     /// The share of the person's typical range a partial rep moves at least.
@@ -252,7 +252,12 @@ struct RepDetector {
     /// at least `minShare` of their typical range (a step between two lunges is
     /// no lunge), and at least `minRange`.
     private func isDeepEnough(_ turn: Pivot, _ before: Pivot, _ after: Pivot, _ levels: (rest: Double, turn: Double)?) -> Bool {
-        turn.depth - max(before.depth, after.depth) >= smallestMovement(levels)
+        movement(turn, before, after) >= smallestMovement(levels)
+    }
+
+    /// How far the signal moves to a turn and back: the smaller of the two ways.
+    private func movement(_ turn: Pivot, _ before: Pivot, _ after: Pivot) -> Double {
+        turn.depth - max(before.depth, after.depth)
     }
 
     /// The least a rep moves each way: `minRange`, and `minShare` of the person's typical range.

@@ -30,7 +30,7 @@ struct UncountedWarnings {
         case .tooShallow(let reached):
             return "reached only \(format(reached)) (a rep reaches \(toward) \(format(rule.active)))"
         case .tooSmall(let moved, let needed):
-            let (shown, least) = apart(moved, needed, format) { signal.isAngle ? String(format: "%.1f°", $0) : String(format: "%.3f", $0) }
+            let (shown, least) = apart(moved, needed, format, finer)
             return "moved only \(shown) each way (a rep here moves at least \(least))"
         case .noReturn(let restedAt):
             return "never came back to rest: only to \(format(restedAt)) (rest is \(back) \(format(restLevel(levels))))"
@@ -59,6 +59,10 @@ struct UncountedWarnings {
 
     private func format(_ value: Double) -> String {
         signal.isAngle ? "\(Int(value.rounded()))°" : String(format: "%.2f", value)
+    }
+
+    private func finer(_ value: Double) -> String {
+        signal.isAngle ? String(format: "%.1f°", value) : String(format: "%.3f", value)
     }
 
     /// Two values formatted `coarse`, or `fine` where they would read the same.
