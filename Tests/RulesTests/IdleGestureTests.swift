@@ -14,6 +14,11 @@ struct IdleGestureTests {
         // Both hands reaching up one after the other, and a bend to the floor: a jumping jack
         // raises both arms at once, upright, in under 2.5 s.
         ("jumping_jack", 2_000_005, "turns, adjusts clothes, reaches up, hinges to the floor", 3),
+        // Both arms raised overhead in front, quickly and upright: a jumping jack takes them
+        // out to the sides, wrists 2–3 torso lengths apart as they pass shoulder height.
+        ("jumping_jack", 2_000_021, "walks in, reaches up, shifts weight, turns, adjusts clothes", 1),
+        ("jumping_jack", 2_000_066, "rolls shoulders, looks around, swings arms, reaches up, adjusts clothes, walks away", 4),
+        ("jumping_jack", 2_000_087, "walks in, reaches up, turns, hinges to the floor, stands, swings arms", 1),
         // Filmed from the front at floor level, the elbows seen end-on jitter by ±20° from
         // frame to frame: noise alone made reps before the rep detector asked for more range on such a track.
         ("pushup", 2_000_004, "walks in, gets down on all fours, turns, stands", 4),
