@@ -153,6 +153,9 @@ struct SignalDefinition: Sendable {
     var space: Space
     var scale: Scale
     var line: Int
+    /// The visibility this signal trusts landmarks down to, when it is not the
+    /// rule's: a condition on how a hidden limb moves reads it as the rep signal does.
+    var visibility: Double?
 
     /// Whether values are degrees (else lengths or ratios).
     var isAngle: Bool {

@@ -111,7 +111,7 @@ extension ExerciseRule {
     private static func signal(_ name: String, _ value: YAMLValue) throws -> SignalDefinition {
         let fields = try value.mapping(allowing: [
             "angle", "incline", "between", "offset", "height", "distance", "ratio", "wrist_flexion",
-            "from", "signed", "side", "space", "scale",
+            "from", "signed", "side", "space", "scale", "visibility",
         ])
         func points(_ value: YAMLValue, count: Int) throws -> [LandmarkReference] {
             let items = try value.list()
@@ -170,9 +170,10 @@ extension ExerciseRule {
             guard let choice = T(rawValue: try value.string()) else { throw value.error("unknown \(key) \"\(try value.string())\"") }
             return choice
         }
-        let definition = SignalDefinition(
+        var definition = SignalDefinition(
             name: name, kind: kind, side: try choice("side", SideMode.visible), space: try choice("space", .world),
             scale: try choice("scale", .torso), line: value.line)
+        definition.visibility = try fields["visibility"].map { try fraction($0) }
         if definition.side == .ahead {
             guard case .angle = kind else {
                 throw fields["side"]!.error("side: ahead belongs to an angle (the limb whose middle landmark is furthest ahead)")

@@ -142,7 +142,7 @@ public struct Scorer: Sendable {
         let workingSide = key.chosenSide
         var series = [rule.keySignal: key]
         for definition in rule.signals where definition.name != rule.keySignal {
-            series[definition.name] = context.series(definition, workingSide: workingSide)
+            series[definition.name] = context.trusting(definition.visibility).series(definition, workingSide: workingSide)
         }
         return series
     }

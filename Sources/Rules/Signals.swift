@@ -95,6 +95,15 @@ struct SignalContext {
         return counting
     }
 
+    /// This context, trusting landmarks down to `visibility` (a signal's own
+    /// `visibility:`), or as it is when that is nil.
+    func trusting(_ visibility: Double?) -> SignalContext {
+        guard let visibility else { return self }
+        var context = self
+        context.threshold = visibility
+        return context
+    }
+
     /// A side seen less than this on average is not the working side…
     static let workingVisibility = 0.45
     /// …but one seen this much is, when it alone moves.

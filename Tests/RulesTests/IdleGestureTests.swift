@@ -11,6 +11,13 @@ struct IdleGestureTests {
         // Straight arms swung forward and back, one reached overhead (the generator once
         // folded a swinging arm through the shoulder, which read as curls).
         ("bicep_curl", 2_000_050, "swings arms, adjusts clothes, stands, reaches up", 7),
+        // Filmed from the side, the far arm, hidden behind the body, bends as the near one stays
+        // still: counted on MediaPipe's guesses (a far arm may curl alone), its upper arm and
+        // wrist were judged on nothing. Read from the same guesses, its wrist never comes up
+        // to the elbow's height, as a curl's does.
+        ("bicep_curl", 55, "shifts weight, rolls shoulders, looks around, turns, adjusts clothes, swings arms", 2),
+        ("bicep_curl", 2_000_019, "adjusts clothes, hinges to the floor, looks around, rolls shoulders, swings arms, turns", 2),
+        ("bicep_curl", 2_000_063, "reaches up, hinges to the floor, adjusts clothes, swings arms, turns, shifts weight", 3),
         // Both hands reaching up one after the other, and a bend to the floor: a jumping jack
         // raises both arms at once, upright, in under 2.5 s.
         ("jumping_jack", 2_000_005, "turns, adjusts clothes, reaches up, hinges to the floor", 3),
