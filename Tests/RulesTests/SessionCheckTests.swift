@@ -182,6 +182,18 @@ struct SessionCheckTests {
         #expect(try Scorer(rule: defaulted).score(session.track).report.repCount == 2)
     }
 
+    @Test("explosive push-ups count every rep: a 0.8 s push-up spans under half a second from leaving the top to settling back")
+    func explosivePushUps() throws {
+        // Tuning sets of push-ups at 0.7–0.8 s a rep: one rep at the set's edge
+        // measured 0.47–0.48 s and was left out as a jolt under the old 0.5 s.
+        for seed: UInt64 in [3_000_141, 3_000_250] {
+            let session = WorkoutSimulator.session("pushup", seed: seed)
+            let report = try Self.score("pushup", session.track)
+            #expect(report.repCount == session.reps.count, "seed \(seed): \(report.warnings)")
+            #expect(!report.warnings.contains { $0.hasPrefix("uncounted:") }, "seed \(seed): \(report.warnings)")
+        }
+    }
+
     @Test("a rep whose bottom falls in a gap is counted, but its depth is not judged from the frames on one side of it")
     func bottomInAGap() throws {
         var set = Self.set("squat") { $0.reps = 5; $0.camera = .left }
