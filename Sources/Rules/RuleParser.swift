@@ -49,6 +49,11 @@ extension ExerciseRule {
         movement = movementKey == "reps"
             ? .reps(try Self.reps(movementValue, signal: signalName))
             : .hold(try Self.hold(movementValue, signal: signalName))
+        if case .reps(let reps) = movement, let key = signals.first(where: { $0.name == reps.signal }), key.visibility != nil {
+            throw RuleError(
+                file: file, line: key.line,
+                reason: "signals.\(key.name): the rep signal's visibility is set by reps: visibility:, not by the signal")
+        }
         metrics = try top["metrics"]?.namedEntries { name, value in
             let fields = try value.mapping(allowing: ["signal", "reduce", "asymmetry"])
             return MetricDefinition(

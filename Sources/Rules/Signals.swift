@@ -89,11 +89,7 @@ struct SignalContext {
     /// The visibility the rep signal trusts landmarks down to.
     var countingVisibility = Self.defaultCountingVisibility
     /// This context, trusting landmarks down to `countingVisibility`.
-    private var counting: SignalContext {
-        var counting = self
-        counting.threshold = Swift.min(threshold, countingVisibility)
-        return counting
-    }
+    private var counting: SignalContext { trusting(Swift.min(threshold, countingVisibility)) }
 
     /// This context, trusting landmarks down to `visibility` (a signal's own
     /// `visibility:`), or as it is when that is nil.

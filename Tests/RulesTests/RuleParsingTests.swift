@@ -58,6 +58,7 @@ struct RuleParsingTests {
         ("confirm off the turn", minimal.replacingOccurrences(of: "at: bottom", with: "at: rep\n    confirm: knee"), 14, "confirm: belongs to at: bottom"),
         ("confirm unknown signal", minimal.replacingOccurrences(of: "at: bottom", with: "at: bottom\n    confirm: kne"), 14, "no signal \"kne\""),
         ("counting visibility over 1", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  visibility: 1.5\n"), 10, "must be within [0, 1]"),
+        ("rep signal's own visibility", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "angle: [hip, knee, ankle]\n    visibility: 0"), 5, "set by reps: visibility:"),
         ("signal visibility over 1", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "angle: [hip, knee, ankle]\n    visibility: 2"), 6, "must be within [0, 1]"),
         ("settled at no speed", "exercise: demo\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, ankle]\nhold:\n  when:\n    - {signal: knee, above: 150}\n  settled: 0\n",
          9, "settled: is a speed above 0"),
