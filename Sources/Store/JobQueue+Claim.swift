@@ -9,8 +9,9 @@ extension JobQueue {
     /// lease (the session's status follows; see `session_statuses`).
     ///
     /// One statement in the common case: the most urgent ready job, taken when it
-    /// is the fair one (`claimingHead`). Only when it is not, or when nothing was
-    /// taken, a second statement walks the organizations (`claimingFairest`).
+    /// is the fair one (`claimingHead`). Only when that takes nothing (the head is
+    /// not the fair one, or no job is ready) does a second statement walk the
+    /// organizations (`claimingFairest`).
     public func claim(worker: String) async throws -> ClaimedJob? {
         var lifecycle = JobLifecycle(state: .queued, attempts: 0, maxAttempts: 1, leaseExpirations: 0, cancelRequested: false)
         _ = try lifecycle.apply(.claimed, retryPolicy: retryPolicy)
