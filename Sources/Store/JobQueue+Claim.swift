@@ -67,13 +67,12 @@ extension JobQueue {
         \(leasingNext)
         """
 
-    /// The fair head as above or, when it is not fair, each organization with a queued
-    /// job found through the index one step at a time (a loose index scan), its most
-    /// urgent ready job locked, and the fewest-running organization's taken (`walked`).
+    /// When the head was not the fair one: each organization with a queued job found
+    /// through the index one step at a time (a loose index scan), its most urgent ready
+    /// job locked, and the fewest-running organization's taken — by definition the fair one.
     static let claimingFairest = """
         WITH RECURSIVE running AS (
             SELECT organization_id, count(*) AS jobs FROM jobs WHERE state = 'running' GROUP BY organization_id),
-        \(fairHead),
         organizations(id) AS (
             (SELECT organization_id FROM jobs WHERE state = 'queued' ORDER BY organization_id LIMIT 1)
             UNION ALL
@@ -92,8 +91,7 @@ extension JobQueue {
             WHERE o.id IS NOT NULL
             ORDER BY coalesce(r.jobs, 0), best.priority DESC, best.run_at, best.id
             LIMIT 1),
-        next AS (
-            (SELECT id FROM fair_head UNION ALL SELECT id FROM walked) LIMIT 1)
+        next AS (SELECT id FROM walked)
         \(leasingNext)
         """
 }
