@@ -5,30 +5,43 @@ enum SessionChecks {
     /// "low_visibility: left ankle hidden in 40% of frames", for the landmarks
     /// the signals read that are hidden (under the rule's visibility, or under
     /// the counting visibility for landmarks only the rep signal reads) in more
-    /// than a fifth of the frames.
+    /// than a fifth of the frames. A landmark that signals read only per frame
+    /// on either side (`min`, `max`, `mean`: one side seen is enough) counts as
+    /// hidden where its other side is hidden too: the far elbow of a push-up
+    /// filmed from the side hides nothing the rule needs.
     static func visibilityWarnings(_ series: [SignalSeries], repSignal: String, _ context: SignalContext) -> [String] {
-        var indices = Set<Int>(), judged = Set<Int>()
+        var alone = Set<Int>(), counterpart = [Int: Int](), judged = Set<Int>()
         for signal in series {
-            let sides: [BodySide] = switch signal.definition.side {
-            case .left: [.left]
-            case .right: [.right]
-            case .visible, .working, .oneLimb: [signal.chosenSide ?? .left]
-            case .min, .max, .mean, .ahead: [.left, .right]
+            let (sides, eitherSide): ([BodySide], Bool) = switch signal.definition.side {
+            case .left: ([.left], false)
+            case .right: ([.right], false)
+            case .visible, .working, .oneLimb: ([signal.chosenSide ?? .left], false)
+            case .ahead: ([.left, .right], false)
+            case .min, .max, .mean: ([.left, .right], true)
             }
             for reference in signal.definition.references {
-                for side in sides {
-                    indices.formUnion(reference.indices(on: side))
-                    if signal.definition.name != repSignal { judged.formUnion(reference.indices(on: side)) }
+                let read = sides.flatMap { reference.indices(on: $0) }
+                if eitherSide, case .sided(let left, let right) = reference {
+                    counterpart[left] = right
+                    counterpart[right] = left
+                } else {
+                    alone.formUnion(read)
                 }
+                if signal.definition.name != repSignal { judged.formUnion(read) }
             }
         }
         let track = context.track
         let posed = (0..<track.frameCount).filter { track.hasPose[$0] }
         guard !posed.isEmpty else { return [] }
-        return indices.sorted().compactMap { index in
-            let slot = track.slot(index)
+        func isHidden(_ index: Int, in frame: Int) -> Bool {
             let threshold = judged.contains(index) ? context.threshold : min(context.threshold, context.countingVisibility)
-            let hidden = posed.filter { track.visibility[slot][$0] < threshold }.count
+            return track.visibility[track.slot(index)][frame] < threshold
+        }
+        return alone.union(counterpart.keys).sorted().compactMap { index in
+            let partner = alone.contains(index) ? nil : counterpart[index]
+            let hidden = posed.filter { frame in
+                isHidden(index, in: frame) && (partner.map { isHidden($0, in: frame) } ?? true)
+            }.count
             let share = Double(hidden) / Double(posed.count)
             guard share > 0.2 else { return nil }
             return "low_visibility: \(PoseLandmarkName.spoken(index)) hidden in \(Int((share * 100).rounded()))% of frames"
