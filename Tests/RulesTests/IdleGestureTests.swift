@@ -30,6 +30,15 @@ struct IdleGestureTests {
         // frame to frame: noise alone made reps before the rep detector asked for more range on such a track.
         ("pushup", 2_000_004, "walks in, gets down on all fours, turns, stands", 4),
         ("pushup", 2_000_041, "walks in, reaches up, adjusts clothes, stands, gets down on all fours, walks away", 4),
+        // On all fours (hips bent to about 100°) the arms bend and straighten as the person
+        // settles: a push-up holds the body straight at least to the knees.
+        ("pushup", 2_000_174, "swings arms, hinges to the floor, gets down on all fours", 1),
+        // Standing, filmed close with the shoulders out of the picture: the body's incline is
+        // not measured, the legs' (hip to ankle) shows the person upright.
+        ("pushup", 2_000_159, "adjusts clothes, adjusts clothes, turns, walks away", 3),
+        // Holding a plank, the far elbow, hidden, swings 60° in MediaPipe's guesses while the
+        // near one stays straight: in a push-up both elbows bend.
+        ("pushup", 2_000_219, "walks in, gets down on all fours, stands, looks around, reaches up, shifts weight", 1),
     ]
 
     @Test("arm swings, reaches, bends and a noisy kneel count nothing", arguments: cases.map { "\($0.0) \($0.1)" })
