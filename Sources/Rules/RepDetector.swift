@@ -235,18 +235,13 @@ struct RepDetector {
     }
 
     /// A turn at the rule's active level and deep enough for this person; or,
-    /// in a set with reps that reach it, one short of it that still moves
-    /// `partialShare` of the person's typical range (and lasts twice the shortest
-    /// rep): a partial rep, which counts (depth is a fault, not a count).
+    /// in a set with reps that reach it, one short of it that moves as far as
+    /// any rep must for this person (and lasts twice the shortest rep): a partial
+    /// rep, which counts (depth is a fault, not a count).
     private func reachesTurn(_ turn: Pivot, _ before: Pivot, _ after: Pivot, _ levels: (rest: Double, turn: Double)?) -> Bool {
         guard isDeepEnough(turn, before, after, levels) else { return false }
-        if turn.depth >= activeDepth { return true }
-        guard let levels else { return false }
-        return movement(turn, before, after) >= Self.partialShare * (levels.turn - levels.rest)
+        return turn.depth >= activeDepth || levels != nil
     }
-
-    /// The share of the person's typical range a partial rep moves at least.
-    static let partialShare = 0.5
 
     /// Deep enough for this person: the smaller of the movements down and up is
     /// at least `minShare` of their typical range (a step between two lunges is

@@ -50,12 +50,17 @@ struct RepDetectorTests {
         #expect(reps([(0, 175), (1, 175), (2, 130), (3, 175), (4, 130), (5, 175), (6, 175)]).count == 2)
     }
 
-    @Test("among reps that reach the turn level, a partial one short of it counts when it moves half their range; a twitch does not")
+    @Test("among reps that reach the turn level, a partial one short of it counts when it moves as far as any rep of the set must; a twitch does not")
     func partialAmongFull() {
-        // Full reps 175 → 85 (90°); a partial one to 138 (37°, short of the 135 turn level, under half the range): not counted;
-        // one to 128 is past the level anyway; one to 139 moving 55° of a 70° range counts.
-        #expect(reps([(0, 175), (1, 175), (2, 85), (3, 175), (4, 138), (5, 175), (6, 85), (7, 175), (8, 175)]).count == 2)
-        #expect(reps([(0, 194), (1, 194), (2, 124), (3, 194), (4, 139), (5, 194), (6, 124), (7, 194), (8, 194)]).count == 3)
+        // Full reps 200 → 50 (150°, each end held a moment): a rep of this set moves at least 0.4 × 150 = 60°
+        // each way. A partial one lingering at 136 (64°, short of the 135 turn level, under half the range)
+        // counts; at 144 (56°) it does not.
+        func set(partialTo bottom: Double) -> [(Double, Double?)] {
+            [(0, 200), (1, 200), (2, 50), (2.3, 50), (3.3, 200), (3.6, 200), (3.9, bottom + 3), (4.8, bottom), (5.7, bottom + 3),
+             (6, 200), (6.3, 200), (7.3, 50), (7.6, 50), (8.6, 200), (9.5, 200)]
+        }
+        #expect(reps(set(partialTo: 136)).count == 3)
+        #expect(reps(set(partialTo: 144)).count == 2)
         // Quicker than twice the shortest rep: a twitch, not a partial rep.
         #expect(reps([(0, 194), (1, 194), (2, 124), (3, 194), (3.2, 139), (3.4, 194), (4.4, 124), (5.4, 194), (6, 194)]).count == 2)
     }
