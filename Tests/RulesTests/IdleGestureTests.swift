@@ -26,6 +26,12 @@ struct IdleGestureTests {
         ("jumping_jack", 2_000_021, "walks in, reaches up, shifts weight, turns, adjusts clothes", 1),
         ("jumping_jack", 2_000_066, "rolls shoulders, looks around, swings arms, reaches up, adjusts clothes, walks away", 4),
         ("jumping_jack", 2_000_087, "walks in, reaches up, turns, hinges to the floor, stands, swings arms", 1),
+        // Filmed from the side or back, the far arm bends while hidden (a reach, adjusting clothes, an
+        // arm swing): counted on MediaPipe's guesses, its wrist was judged on nothing; read on the same
+        // guesses, it never goes overhead as a press's does.
+        ("overhead_press", 2_000_129, "walks in, looks around, reaches up, adjusts clothes, adjusts clothes, shifts weight", 1),
+        ("overhead_press", 2_000_232, "walks in, swings arms, stands, shifts weight, hinges to the floor, walks away", 2),
+        ("overhead_press", 2_000_244, "reaches up, shifts weight, swings arms", 2),
         // Filmed from the front at floor level, the elbows seen end-on jitter by ±20° from
         // frame to frame: noise alone made reps before the rep detector asked for more range on such a track.
         ("pushup", 2_000_004, "walks in, gets down on all fours, turns, stands", 4),
