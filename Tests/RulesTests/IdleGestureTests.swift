@@ -32,6 +32,10 @@ struct IdleGestureTests {
         ("overhead_press", 2_000_129, "walks in, looks around, reaches up, adjusts clothes, adjusts clothes, shifts weight", 1),
         ("overhead_press", 2_000_232, "walks in, swings arms, stands, shifts weight, hinges to the floor, walks away", 2),
         ("overhead_press", 2_000_244, "reaches up, shifts weight, swings arms", 2),
+        // Standing, the far hip, hidden, bends and straightens in MediaPipe's guesses while the near one
+        // stays straight: at the floor of a deadlift both hips bend.
+        ("deadlift", 2_000_108, "stands, hinges to the floor, swings arms, rolls shoulders, turns, shifts weight, walks away", 1),
+        ("deadlift", 2_000_117, "stands, looks around, swings arms, turns", 2),
         // Filmed from the front at floor level, the elbows seen end-on jitter by ±20° from
         // frame to frame: noise alone made reps before the rep detector asked for more range on such a track.
         ("pushup", 2_000_004, "walks in, gets down on all fours, turns, stands", 4),
