@@ -33,15 +33,16 @@ enum SessionChecks {
         let track = context.track
         let posed = (0..<track.frameCount).filter { track.hasPose[$0] }
         guard !posed.isEmpty else { return [] }
-        func isHidden(_ index: Int, in frame: Int) -> Bool {
+        /// Whether the landmark is hidden in a frame, its threshold and visibilities read once.
+        func hiddenTest(_ index: Int) -> (Int) -> Bool {
+            let visibility = track.visibility[track.slot(index)]
             let threshold = judged.contains(index) ? context.threshold : min(context.threshold, context.countingVisibility)
-            return track.visibility[track.slot(index)][frame] < threshold
+            return { visibility[$0] < threshold }
         }
         return alone.union(counterpart.keys).sorted().compactMap { index in
-            let partner = alone.contains(index) ? nil : counterpart[index]
-            let hidden = posed.filter { frame in
-                isHidden(index, in: frame) && (partner.map { isHidden($0, in: frame) } ?? true)
-            }.count
+            let isHidden = hiddenTest(index)
+            let isPartnerHidden = alone.contains(index) ? nil : counterpart[index].map(hiddenTest)
+            let hidden = posed.filter { isHidden($0) && (isPartnerHidden?($0) ?? true) }.count
             let share = Double(hidden) / Double(posed.count)
             guard share > 0.2 else { return nil }
             return "low_visibility: \(PoseLandmarkName.spoken(index)) hidden in \(Int((share * 100).rounded()))% of frames"
