@@ -221,6 +221,9 @@ struct RepRule: Sendable {
     var returnFraction: Double
     /// The least share of the person's typical range (0–1) a rep moves.
     var minShare: Double
+    /// The least a rep moves each way between two counted reps, in the set's
+    /// rhythm (at most `minRange`): a shallow rep among full ones.
+    var rhythmMinRange: Double
     /// The phase before the turn, and the one after it.
     var phases: (Phase, Phase)
     /// Conditions without which a movement is not a rep.

@@ -78,34 +78,51 @@ struct RepDetector {
         guard floor <= rule.minRange else {
             var raised = rule
             raised.minRange = floor
-            let coarse = RepDetector(rule: raised).detect(times: times, values: values, breaks: breaks)
-            return fillingRhythmGaps(coarse, times: times, values: values, breaks: breaks)
+            let coarse = RepDetector(rule: raised).counting(times: times, values: values, breaks: breaks)
+            return fillingRhythmGaps(coarse, .hiddenByJitter, times: times, values: values, breaks: breaks)
         }
-        return counting(times: times, values: values, breaks: breaks)
+        let counted = counting(times: times, values: values, breaks: breaks)
+        guard rule.rhythmMinRange < rule.minRange else { return counted }
+        return fillingRhythmGaps(counted, .shallow, times: times, values: values, breaks: breaks)
     }
 
     /// A gap between two counted reps at least this share of the set's usual rep
-    /// long may hold a rep the jitter's prominence hid; one found there counts
+    /// long may hold a rep the first reading missed; one found there counts
     /// when it lasts between this share and its inverse of the usual rep.
     static let rhythmShare = 0.6
     /// How many reps make a rhythm.
-    static let rhythmMinimumReps = 3
+    static let rhythmMinimumReps = 2
 
-    /// `coarse`, found with the prominence a jittery track asks for, with the reps
-    /// it missed between two of its own: each gap of `rhythmShare` of the set's
-    /// usual rep or longer is read again with the rule's own `minRange`, and a rep
-    /// found there that lasts like the others counts. Only between counted reps,
-    /// where the set's rhythm says a rep may be: idle jitter before and after a set
-    /// stays uncounted.
-    private func fillingRhythmGaps(_ coarse: RepDetection, times: [Int], values: [Double?], breaks: [Bool]) -> RepDetection {
+    /// What a gap between two counted reps is read again for.
+    private enum GapReading {
+        /// Full reps the prominence a jittery track asks for hid: read with the
+        /// rule's `minRange` and the gap's own levels; what still does not count is reported.
+        case hiddenByJitter
+        /// Shallow reps in the set's rhythm: read with `rhythmMinRange` and the
+        /// set's levels (a shallow rep never reaches the turns the gap's own
+        /// levels would be read from); movements that small are not reported.
+        case shallow
+    }
+
+    /// `coarse` with the reps it missed between two of its own: each gap of
+    /// `rhythmShare` of the set's usual rep or longer is read again with a
+    /// smaller prominence, and a rep found there that lasts like the others
+    /// counts. Only between counted reps, where the set's rhythm says a rep may
+    /// be: idle movement before and after a set stays uncounted.
+    private func fillingRhythmGaps(
+        _ coarse: RepDetection, _ reading: GapReading, times: [Int], values: [Double?], breaks: [Bool]
+    ) -> RepDetection {
         guard let usual = Self.usualDuration(coarse.reps, times: times, atLeast: Self.rhythmMinimumReps) else { return coarse }
         let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
+        var lowered = rule
+        if reading == .shallow { lowered.minRange = rule.rhythmMinRange }
+        let levels = reading == .shallow ? coarse.levels.map { (depth($0.rest), depth($0.turn)) } : nil
         var found: [RepSpan] = [], unfit: [UncountedMovement] = []
         for (before, after) in zip(coarse.reps, coarse.reps.dropFirst())
         where Double(times[after.start] - times[before.end]) >= Self.rhythmShare * usual {
             let gap = before.end...after.start
             let gapValues = values.indices.map { gap.contains($0) ? values[$0] : nil }
-            let reread = counting(times: times, values: gapValues, breaks: breaks)
+            let reread = RepDetector(rule: lowered).counting(times: times, values: gapValues, breaks: breaks, setLevels: levels)
             for rep in reread.reps {
                 let duration = times[rep.end] - times[rep.start]
                 if lasts.contains(Double(duration)) {
@@ -118,6 +135,7 @@ struct RepDetector {
             }
             unfit += reread.uncounted
         }
+        if reading == .shallow { unfit = [] }
         guard !found.isEmpty || !unfit.isEmpty else { return coarse }
         var filled = coarse
         filled.reps = (coarse.reps + found).sorted { $0.start < $1.start }
@@ -126,8 +144,12 @@ struct RepDetector {
         return filled
     }
 
-    /// Reps and uncounted movements with the rule's `minRange` as the prominence.
-    private func counting(times: [Int], values: [Double?], breaks: [Bool]) -> RepDetection {
+    /// Reps and uncounted movements with the rule's `minRange` as the prominence,
+    /// against the person's levels in `setLevels` (depths) where given, else
+    /// their levels in these values.
+    private func counting(
+        times: [Int], values: [Double?], breaks: [Bool], setLevels: (rest: Double, turn: Double)? = nil
+    ) -> RepDetection {
         let cleaned = Self.despiked(times: times, values: values)
         var segments: [[Int]] = []
         var current: [Int] = []
@@ -146,7 +168,7 @@ struct RepDetector {
 
         let depth = cleaned.map { $0.map(self.depth) }
         let pivotsBySegment = segments.map { merged(pivots(of: $0, depth: depth)) }
-        let levels = Self.levels(pivotsBySegment.flatMap { $0 }, rule: self, depth: depth)
+        let levels = setLevels ?? Self.levels(pivotsBySegment.flatMap { $0 }, rule: self, depth: depth)
         var reps: [RepSpan] = []
         var uncounted: [UncountedMovement] = []
         for pivots in pivotsBySegment {

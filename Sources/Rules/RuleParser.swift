@@ -194,13 +194,17 @@ extension ExerciseRule {
         _ value: YAMLValue, signal: (YAMLValue) throws -> String
     ) throws -> RepRule {
         let fields = try value.mapping(allowing: [
-            "signal", "rest", "active", "min_range", "min_share", "min_duration_ms", "max_duration_ms", "max_gap_ms", "return",
+            "signal", "rest", "active", "min_range", "min_share", "rhythm_min_range", "min_duration_ms", "max_duration_ms", "max_gap_ms", "return",
             "phases", "require", "visibility",
         ])
         let rest = try fields.required("rest").number(), active = try fields.required("active").number()
         guard rest != active else { throw try fields.required("active").error("rest and active thresholds must differ") }
         let minRange = try fields["min_range"]?.number() ?? abs(rest - active)
         guard minRange > 0 else { throw fields["min_range"]!.error("min_range must be positive") }
+        let rhythmMinRange = try fields["rhythm_min_range"]?.number() ?? minRange
+        guard rhythmMinRange > 0, rhythmMinRange <= minRange else {
+            throw fields["rhythm_min_range"]!.error("rhythm_min_range must be positive and at most min_range")
+        }
         var phases = (Phase.eccentric, Phase.concentric)
         if let value = fields["phases"] {
             let names = try value.strings()
@@ -216,6 +220,7 @@ extension ExerciseRule {
             maxGapMs: try fields["max_gap_ms"]?.integer() ?? 1200,
             returnFraction: try fields["return"].map { try fraction($0) } ?? 0.65,
             minShare: try fields["min_share"].map { try fraction($0) } ?? 0.4,
+            rhythmMinRange: rhythmMinRange,
             phases: phases,
             require: try fields["require"]?.list().map { try repCondition($0, signal: signal) } ?? [])
         if let visibility = fields["visibility"] { rule.countingVisibility = try fraction(visibility) }

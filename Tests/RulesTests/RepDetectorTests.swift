@@ -9,7 +9,7 @@ struct RepDetectorTests {
     /// A squat-like rule: rests at ≥ 145, turns at ≤ 135, at least 35° each way.
     static let squat = RepRule(
         signal: "knee", rest: 145, active: 135, minRange: 35, minDurationMs: 500, maxDurationMs: 10_000,
-        maxGapMs: 700, returnFraction: 0.5, minShare: 0.4, phases: (.eccentric, .concentric), require: [])
+        maxGapMs: 700, returnFraction: 0.5, minShare: 0.4, rhythmMinRange: 35, phases: (.eccentric, .concentric), require: [])
 
     /// 30 frames/s of a signal given as (seconds, value) breakpoints, linearly between.
     static func series(_ points: [(Double, Double?)], fps: Double = 30) -> (times: [Int], values: [Double?]) {
@@ -63,6 +63,27 @@ struct RepDetectorTests {
         #expect(reps(set(partialTo: 144)).count == 2)
         // Quicker than twice the shortest rep: a twitch, not a partial rep.
         #expect(reps([(0, 194), (1, 194), (2, 124), (3, 194), (3.2, 139), (3.4, 194), (4.4, 124), (5.4, 194), (6, 194)]).count == 2)
+    }
+
+    @Test("with rhythm_min_range, a shallow rep between two counted ones, lasting like them, counts; before the set, or without it, it does not")
+    func shallowInRhythm() {
+        // Full reps 170 → 105 (65°: a rep of this set moves at least 0.4 × 65 = 26°); a shallow one to 142
+        // moves 28°, under the rule's 35° min_range and over a rhythm_min_range of 25°.
+        var rhythmic = Self.squat
+        rhythmic.rhythmMinRange = 25
+        func set(_ bottoms: [Double]) -> [(Double, Double?)] {
+            var points: [(Double, Double?)] = [(0, 170), (1, 170)]
+            for bottom in bottoms {
+                let start = points.last!.0
+                points += [(start + 1, bottom), (start + 1.3, bottom), (start + 2.3, 170), (start + 2.6, 170)]
+            }
+            return points + [(points.last!.0 + 1, 170)]
+        }
+        let (full, shallow) = (105.0, 142.0)
+        #expect(reps(set([full, shallow, full]), rule: rhythmic).count == 3)
+        #expect(reps(set([full, shallow, full])).count == 2)
+        #expect(reps(set([shallow, full, full]), rule: rhythmic).count == 2)
+        #expect(reps(set([shallow]), rule: rhythmic).isEmpty)
     }
 
     @Test("the person's own top counts as rest: a back knee that stays bent still returns")

@@ -50,6 +50,8 @@ struct RuleParsingTests {
         ("unknown signal", minimal.replacingOccurrences(of: "  signal: knee\n  rest", with: "  signal: kne\n  rest"), 7, "no signal \"kne\""),
         ("missing field", minimal.replacingOccurrences(of: "  active: 125\n", with: ""), 7, "\"active\" is required"),
         ("equal thresholds", minimal.replacingOccurrences(of: "active: 125", with: "active: 150"), 9, "must differ"),
+        ("rhythm_min_range over min_range", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  rhythm_min_range: 30\n"), 10,
+         "at most min_range"),
         ("hold fault on reps", minimal.replacingOccurrences(of: "at: bottom", with: "at: hold"), 13, "belongs to a hold"),
         ("two movements", minimal + "\nhold:\n  when: []\n", 1, "exactly one of reps, hold"),
         ("wrong type", minimal.replacingOccurrences(of: "above: 100", with: "above: lots"), 14, "expected a number"),
