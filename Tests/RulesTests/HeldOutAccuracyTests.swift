@@ -86,7 +86,7 @@ struct HeldOutAccuracyTests {
     static let synthetic = Floor(
         exactCounts: 0.98, meanAbsoluteError: 0.03, falseRepsOnIdle: 0, precision: 0.95, recall: 0.9, holdsWithinTenPercent: 1, meanHoldError: 0.05)
     static let simulator = Floor(
-        exactCounts: 0.88, meanAbsoluteError: 0.2, falseRepsOnIdle: 1, precision: 0.7, recall: 0.6, holdsWithinTenPercent: 0.9,
+        exactCounts: 0.92, meanAbsoluteError: 0.15, falseRepsOnIdle: 1, precision: 0.8, recall: 0.85, holdsWithinTenPercent: 0.9,
         meanHoldError: 0.035)
 
     static func check(_ evaluation: Evaluation, _ exercise: String, generator: String, floor: Floor) {
