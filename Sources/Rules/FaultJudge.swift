@@ -9,9 +9,24 @@ struct FaultJudge {
     var repSignal: String? = nil
     var repFalls: Bool? = nil
 
-    /// A signal's value at a moment (the median around it).
+    /// The share of a rep's (or span's) duration that a value at a moment is
+    /// read within, either side: the median within 100 ms of a quick jumping
+    /// jack's top (0.5 s a rep) took in its way up and down and read the arms
+    /// short of the top they reached.
+    static let momentShare = 0.1
+
+    /// A signal's value at a moment of `frames`: the median within 100 ms of
+    /// it, or within `momentShare` of the span's duration where that is less
+    /// (but at least to the next frames either side); within 100 ms where
+    /// too little is seen there.
     func value(_ values: [Double?], at frame: Int, within frames: ClosedRange<Int>) -> Double? {
-        Reduction.value(values, at: frame, within: frames, times: times, extremeFalls: nil)
+        let share = Int(Self.momentShare * Double(times[frames.upperBound] - times[frames.lowerBound]))
+        let neighbours = max(
+            frame > frames.lowerBound ? times[frame] - times[frame - 1] : 0,
+            frame < frames.upperBound ? times[frame + 1] - times[frame] : 0)
+        let window = min(Reduction.momentWindowMs, max(share, neighbours))
+        return Reduction.value(values, at: frame, within: frames, times: times, window: window)
+            ?? Reduction.value(values, at: frame, within: frames, times: times)
     }
 
     /// Whether the fault's signals were measured where it is judged: at the turn,

@@ -15,15 +15,18 @@ extension Reduction {
         }
     }
 
+    /// How far either side of a moment its value is read, at most.
+    static let momentWindowMs = 100
+
     /// The value at a moment, robust to noise: the median of the values within
-    /// 100 ms of `frame`, so that one noisy frame neither makes nor hides a
+    /// `window` ms of `frame` (`momentWindowMs` unless narrower), so that one noisy frame neither makes nor hides a
     /// fault; nil when fewer than three frames there have a value. At the rep's own turn (`extremeFalls` set: whether the rep signal
     /// falls to its turn), only the more extreme half counts, so that the turn's
     /// extreme is not averaged away.
     static func value(
-        _ values: [Double?], at frame: Int, within frames: ClosedRange<Int>, times: [Int], extremeFalls: Bool? = nil
+        _ values: [Double?], at frame: Int, within frames: ClosedRange<Int>, times: [Int], extremeFalls: Bool? = nil,
+        window: Int = momentWindowMs
     ) -> Double? {
-        let window = 100
         var nearby: [Double] = []
         var index = frame
         while index >= frames.lowerBound, times[frame] - times[index] <= window {
