@@ -180,8 +180,8 @@ struct BackendCommandTests {
                 "\(text(queued)) \(queued.standardError)")
         let again = try spotter(["rules", "rescore", "squat", "--version", "squat@\(v + 1)"])
         #expect(text(again).hasSuffix("0 re-scoring job(s) queued, 2 queued or done before\n"))
-        let missing = try spotter(["rules", "rescore", "squat", "--version", "7"])
-        #expect(missing.status == 65 && missing.errorLines.first?.contains("no stored version squat@7") == true)
+        let missing = try spotter(["rules", "rescore", "squat", "--version", "\(v + 2)"])
+        #expect(missing.status == 65 && missing.errorLines.first?.contains("no stored version squat@\(v + 2)") == true)
 
         let jobs = try JSONSerialization.jsonObject(with: try spotter(["jobs", "list", "--json"]).standardOutput) as? [[String: Any]] ?? []
         let rescoring = jobs.filter { $0["kind"] as? String == "rescore" }.compactMap { ($0["id"] as? Int).map(String.init) }

@@ -36,7 +36,8 @@ struct RuleLintCommandTests {
              needle: "views: [front]", expected: "error: fault shallow_depth is judged from front, but its signal knee_angle is measured in the side view's picture"),
         Case(name: "unused-signal", original: "signals:\n", broken: "signals:\n  spare:\n    distance: [hip, ankle]\n", needle: "spare:",
              expected: "warning: signal spare is not used by the reps, a metric, a fault or the position"),
-        Case(name: "narrow-band", original: "min_range: 35", broken: "min_range: 5", needle: "min_range: 5",
+        Case(name: "narrow-band", original: "min_range: 35              # and moves at least 35° each way\n  rhythm_min_range: 25",
+             broken: "min_range: 5\n  rhythm_min_range: 5", needle: "min_range: 5",
              expected: "warning: reps: min_range 5.0° is narrower than MediaPipe's noise on a joint angle (about 10°)"),
     ]
 
