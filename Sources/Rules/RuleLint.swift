@@ -66,10 +66,14 @@ public enum RuleLint {
             found.append(at(lineOf(["\(signal.name):"], in: lines, from: 1), .warning, "signal \(signal.name) is not used by the reps, a metric, a fault or the position",
                             hint: "use it, or remove it (it is computed on every frame)"))
         }
-        if case .reps(let reps) = rule.movement, signals[reps.signal]?.isAngle == true, reps.minRange < angleNoise {
-            found.append(at(lineOf(["min_range:"], in: lines, from: 1), .warning,
-                            "reps: min_range \(reps.minRange)° is narrower than MediaPipe's noise on a joint angle (about \(Int(angleNoise))°)",
-                            hint: "jitter would count as reps: ask for a movement of at least \(Int(angleNoise))° each way"))
+        if case .reps(let reps) = rule.movement, signals[reps.signal]?.isAngle == true {
+            // The narrower of the two movements a rep may make, named by its key.
+            let (key, range) = reps.minRange < angleNoise ? ("min_range", reps.minRange) : ("rhythm_min_range", reps.rhythmMinRange)
+            if range < angleNoise {
+                found.append(at(lineOf(["\(key):"], in: lines, from: 1), .warning,
+                                "reps: \(key) \(range)° is narrower than MediaPipe's noise on a joint angle (about \(Int(angleNoise))°)",
+                                hint: "jitter would count as reps: ask for a movement of at least \(Int(angleNoise))° each way"))
+            }
         }
         return found
     }
