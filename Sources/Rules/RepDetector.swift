@@ -114,9 +114,10 @@ struct RepDetector {
     ) -> RepDetection {
         guard let usual = Self.usualDuration(coarse.reps, times: times, atLeast: Self.rhythmMinimumReps) else { return coarse }
         let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
+        let shallow = reading == .shallow
         var lowered = rule
-        if reading == .shallow { lowered.minRange = rule.rhythmMinRange }
-        let levels = reading == .shallow ? coarse.levels.map { (depth($0.rest), depth($0.turn)) } : nil
+        if shallow { lowered.minRange = rule.rhythmMinRange }
+        let levels = shallow ? coarse.levels.map { (depth($0.rest), depth($0.turn)) } : nil
         var found: [RepSpan] = [], unfit: [UncountedMovement] = []
         for (before, after) in zip(coarse.reps, coarse.reps.dropFirst())
         where Double(times[after.start] - times[before.end]) >= Self.rhythmShare * usual {
@@ -127,15 +128,14 @@ struct RepDetector {
                 let duration = times[rep.end] - times[rep.start]
                 if lasts.contains(Double(duration)) {
                     found.append(rep)
-                } else {
+                } else if !shallow {
                     unfit.append(UncountedMovement(
                         start: rep.start, turn: rep.turn, end: rep.end,
                         reason: .offRhythm(milliseconds: duration, typical: Int(usual.rounded()))))
                 }
             }
-            unfit += reread.uncounted
+            if !shallow { unfit += reread.uncounted }
         }
-        if reading == .shallow { unfit = [] }
         guard !found.isEmpty || !unfit.isEmpty else { return coarse }
         var filled = coarse
         filled.reps = (coarse.reps + found).sorted { $0.start < $1.start }
