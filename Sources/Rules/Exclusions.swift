@@ -8,7 +8,8 @@ struct Exclusion: Equatable, Sendable {
         /// Not in the exercise's position (the rule's `position`): standing about before
         /// push-ups, getting down, talking to the camera.
         case notExercise = "not_exercise"
-        /// Walking: the hips travel across the picture (walking in, walking a bar out).
+        /// Walking: the hips travel across the picture (walking in, walking a bar
+        /// out), or feet the rule keeps planted step (out of a rack).
         case setup
         /// The pose comes and goes: the person is lost again and again (occluded,
         /// blurred); what MediaPipe finds in between is not to be trusted.
@@ -47,6 +48,12 @@ struct ExclusionFinder {
     /// the hips of a squat or a push-up move and come back.
     static let travelDistance = 0.6
     static let travelMs = 1000
+    /// Where the rule's feet stay planted, one ankle moving this many body sizes
+    /// against the other in `travelMs` is a step (out of a rack, into place).
+    /// Read on ankles seen at `feetSeen` or more.
+    static let stepDistance = 0.3
+    static let feetSeen = 0.5
+    static let steadyMs = 100
     /// Hips within this many body sizes of a place are still there.
     static let stillDistance = 0.1
 
@@ -59,7 +66,7 @@ struct ExclusionFinder {
     var walkOnly = false
 
     /// Every excluded span, in time order; frames in two kinds of span get the first found.
-    func find(position: [PointCondition], series: [String: SignalSeries], travelAllowed: Bool) -> [Exclusion] {
+    func find(position: [PointCondition], series: [String: SignalSeries], travelAllowed: Bool, feetPlanted: Bool) -> [Exclusion] {
         var spans = runs(of: times.indices.map { !track.hasPose[$0] }, atLeast: Self.noPoseMs).map {
             Exclusion(frames: $0, reason: .noPose)
         }
@@ -76,34 +83,77 @@ struct ExclusionFinder {
         if !travelAllowed {
             spans += runs(of: travelling(), atLeast: Self.travelMs).map { Exclusion(frames: $0, reason: .setup) }
         }
+        if feetPlanted {
+            spans += runs(of: stepping(), atLeast: Self.travelMs).map { Exclusion(frames: $0, reason: .setup) }
+        }
         return Self.disjoint(spans)
     }
 
-    /// Frames where the hips travel across the picture: `travelDistance` or more
-    /// in `travelMs`, in the person's own size in the picture.
+    /// Frames where the hips travel `travelDistance` or more across the picture
+    /// in `travelMs` — the person's own size in the picture the measure.
     private func travelling() -> [Bool] {
-        let (lh, rh) = (track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
-        var hips = [Point?](repeating: nil, count: times.count)
-        for frame in times.indices where track.hasPose[frame] {
-            hips[frame] = (track.image[lh][frame] + track.image[rh][frame]) / 2
+        guard let size = typicalSize else { return times.map { _ in false } }
+        let hips = midpoints(PoseLandmark.leftHip, PoseLandmark.rightHip)
+        return marked(hips, size: size, by: { abs($0.x - $1.x) }, atLeast: Self.travelDistance)
+    }
+
+    /// Frames where the feet step: one ankle moves `stepDistance` body sizes or
+    /// more against the other in `travelMs` (both seen at `feetSeen`). Read as
+    /// how far apart the feet are across and down the picture, so a camera that
+    /// pans moves nothing and nor do left and right mistaken for each other, and
+    /// as the median within `steadyMs`, so a landmark's one-frame jump moves nothing either.
+    private func stepping() -> [Bool] {
+        let (left, right) = (track.slot(PoseLandmark.leftAnkle), track.slot(PoseLandmark.rightAnkle))
+        guard let size = typicalSize, left >= 0, right >= 0 else { return times.map { _ in false } }
+        let apart = times.indices.map { frame -> Point? in
+            guard track.hasPose[frame], track.visibility[left][frame] >= Self.feetSeen,
+                  track.visibility[right][frame] >= Self.feetSeen else { return nil }
+            let apart = track.image[left][frame] - track.image[right][frame]
+            return Point(abs(apart.x), abs(apart.y), 0)
         }
-        guard let size = median(times.indices.filter { track.hasPose[$0] }.map { track.bodySize[$0] }), size > 1 else {
-            return times.map { _ in false }
+        return marked(steady(apart), size: size, by: { Geometry.length($0 - $1) }, atLeast: Self.stepDistance)
+    }
+
+    /// Each frame's place as the median (axis by axis) of the places within `steadyMs` of it.
+    private func steady(_ places: [Point?]) -> [Point?] {
+        var (first, last) = (0, 0)
+        return times.indices.map { frame in
+            guard places[frame] != nil else { return nil }
+            while times[frame] - times[first] > Self.steadyMs { first += 1 }
+            while last + 1 < times.count, times[last + 1] - times[frame] <= Self.steadyMs { last += 1 }
+            let near = places[first...last].compactMap { $0 }
+            return Point(median(near.map(\.x))!, median(near.map(\.y))!, 0)
         }
+    }
+
+    /// The median size of the person in the picture, when they are found at all.
+    private var typicalSize: Double? {
+        median(times.indices.filter { track.hasPose[$0] }.map { track.bodySize[$0] }).flatMap { $0 > 1 ? $0 : nil }
+    }
+
+    /// The image midpoint of two landmarks in each frame with a pose.
+    private func midpoints(_ a: Int, _ b: Int) -> [Point?] {
+        let (sa, sb) = (track.slot(a), track.slot(b))
+        return times.indices.map { frame in track.hasPose[frame] ? (track.image[sa][frame] + track.image[sb][frame]) / 2 : nil }
+    }
+
+    /// Frames of each move of `places` by `distance` body sizes or more within
+    /// `travelMs` (at least half of it seen), measured by `by`.
+    private func marked(_ places: [Point?], size: Double, by apart: @escaping (Point, Point) -> Double, atLeast distance: Double) -> [Bool] {
         var moving = [Bool](repeating: false, count: times.count)
         var earlier = 0
         for frame in times.indices {
-            guard let hip = hips[frame] else { continue }
+            guard let place = places[frame] else { continue }
             while times[frame] - times[earlier] > Self.travelMs { earlier += 1 }
-            guard let from = (earlier..<frame).first(where: { hips[$0] != nil }), let start = hips[from],
+            guard let from = (earlier..<frame).first(where: { places[$0] != nil }), let start = places[from],
                   times[frame] - times[from] >= Self.travelMs / 2 else { continue }
-            guard abs(hip.x - start.x) / size >= Self.travelDistance else { continue }
+            guard apart(place, start) / size >= distance else { continue }
             var walk = from...frame
             if walkOnly {
-                // From where the hips last were at the start to where they first reached here.
-                let near = { (frame: Int, place: Point) in hips[frame].map { abs($0.x - place.x) / size < Self.stillDistance } ?? false }
+                // From where the place last was at the start to where it first reached here.
+                let near = { (frame: Int, there: Point) in places[frame].map { apart($0, there) / size < Self.stillDistance } ?? false }
                 let left = walk.last { near($0, start) } ?? from
-                walk = left...((left...frame).first { near($0, hip) } ?? frame)
+                walk = left...((left...frame).first { near($0, place) } ?? frame)
             }
             for marked in walk { moving[marked] = true }
         }
@@ -197,6 +247,15 @@ struct ExclusionFinder {
             }
             taken += pieces.map { Exclusion(frames: $0, reason: span.reason) }
         }
-        return taken.sorted { $0.frames.lowerBound < $1.frames.lowerBound }
+        // Touching spans of one kind (the hips travelling as the feet step) are one.
+        var merged: [Exclusion] = []
+        for span in taken.sorted(by: { $0.frames.lowerBound < $1.frames.lowerBound }) {
+            if let last = merged.last, last.reason == span.reason, last.frames.upperBound + 1 >= span.frames.lowerBound {
+                merged[merged.count - 1].frames = last.frames.lowerBound...max(last.frames.upperBound, span.frames.upperBound)
+            } else {
+                merged.append(span)
+            }
+        }
+        return merged
     }
 }

@@ -15,7 +15,7 @@ extension ExerciseRule {
             throw RuleError(file: file, line: line, column: column, reason: "not valid YAML: \(Self.problem(of: error))")
         }
         let top = try YAMLValue(node: root, file: file, path: "").mapping(allowing: [
-            "exercise", "version", "title", "visibility", "smoothing", "signals", "position", "travels", "reps", "hold", "metrics",
+            "exercise", "version", "title", "visibility", "smoothing", "signals", "position", "travels", "feet", "reps", "hold", "metrics",
             "faults",
         ])
         exercise = try top.required("exercise").string()
@@ -45,6 +45,10 @@ extension ExerciseRule {
 
         position = try top["position"]?.list().map { try Self.condition($0, signal: signalName) } ?? []
         travelAllowed = try top["travels"]?.bool() ?? false
+        feetPlanted = try top["feet"].map { feet in
+            guard try feet.string() == "planted" else { throw feet.error("expected planted (the feet stay where they are), or no feet: at all") }
+            return true
+        } ?? false
         let (movementKey, movementValue) = try top.oneOf(["reps", "hold"])
         movement = movementKey == "reps"
             ? .reps(try Self.reps(movementValue, signal: signalName))

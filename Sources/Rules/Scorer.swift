@@ -34,6 +34,7 @@ public struct Scorer: Sendable {
 
     public func score(_ track: LandmarkTrack) -> Analysis {
         var landmarks = Set(rule.signals.flatMap { $0.references.flatMap { $0.indices(on: .left) + $0.indices(on: .right) } })
+        if rule.feetPlanted { landmarks.formUnion([PoseLandmark.leftAnkle, PoseLandmark.rightAnkle]) }
         if rule.usesHands { landmarks.formUnion([PoseLandmark.leftElbow, PoseLandmark.rightElbow, PoseLandmark.leftWrist, PoseLandmark.rightWrist]) }
         let imageSpace = rule.signals.contains { $0.space != .world }
         let prepared = PreparedTrack(
@@ -47,7 +48,7 @@ public struct Scorer: Sendable {
         let key = series[rule.keySignal]!
 
         let exclusions = ExclusionFinder(track: prepared, times: times, walkOnly: rule.isHold)
-            .find(position: rule.position, series: series, travelAllowed: rule.travelAllowed)
+            .find(position: rule.position, series: series, travelAllowed: rule.travelAllowed, feetPlanted: rule.feetPlanted)
         var scored = [Bool](repeating: true, count: times.count)
         for exclusion in exclusions { for frame in exclusion.frames { scored[frame] = false } }
         let view = CameraViews.dominant(views, in: times.indices.filter { scored[$0] })

@@ -241,6 +241,33 @@ struct SessionCheckTests {
         #expect(report.warnings.contains { $0.hasPrefix("unscorable: ") && $0.contains("without knee") }, "\(report.warnings)")
     }
 
+    @Test("a squat's feet stay planted: stepping back out of the rack before the set is set-up, left out, not a rep")
+    func stepOutOfTheRack() throws {
+        // A tuning set: a slow barbell squat filmed three-quarter; the 2 s walk back from the rack
+        // bends the straighter knee to 130°, which counted as a tenth rep before `feet: planted`.
+        let session = WorkoutSimulator.session("squat", seed: 3_000_105)
+        #expect(session.summary.contains("steps back from the rack"), "\(session.summary)")
+        let rule = try RuleFixtures.book.rule(for: "squat")
+        let report = try Scorer(rule: rule).score(session.track).report
+        #expect(report.repCount == session.reps.count)
+        let setup = try #require(report.excluded.first { $0.reason == "setup" }, "\(report.excluded)")
+        #expect(setup.endMilliseconds < session.reps[0].startMs, "\(setup)")
+        let unplanted = try ExerciseRule(yaml: rule.text.replacingOccurrences(of: "\nfeet: planted", with: "\n#"), file: rule.file)
+        #expect(try Scorer(rule: unplanted).score(session.track).report.repCount == session.reps.count + 1)
+    }
+
+    @Test("planted feet are read apart from each other: a hand-held camera that pans and left and right mistaken for each other are no step", arguments: [3_000_214, 3_000_026] as [UInt64])
+    func panAndSwapsAreNoStep(seed: UInt64) throws {
+        // Tuning sets: a hand-held camera whose picture drifts 0.45 body sizes in 2 s (read on
+        // where the feet are, that was a step in the middle of the set), and MediaPipe swapping
+        // left and right (read on the left foot less the right, that was one too).
+        let session = WorkoutSimulator.session("squat", seed: seed)
+        let report = try Self.score("squat", session.track)
+        #expect(report.repCount == session.reps.count)
+        let (first, last) = (session.reps[0].startMs, session.reps[session.reps.count - 1].endMs)
+        #expect(!report.excluded.contains { $0.reason == "setup" && $0.endMilliseconds > first && $0.startMilliseconds < last }, "\(report.excluded)")
+    }
+
     @Test("with someone else in view, the report says which person it scored, and the count is the scored person's")
     func twoPeople() throws {
         var set = Self.set("squat")

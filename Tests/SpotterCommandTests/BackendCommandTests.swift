@@ -109,8 +109,8 @@ struct BackendCommandTests {
         let table = try spotter(["rules", "versions", "squat"])
         #expect(text(table).contains("squat@\(v + 2) (current)"))
 
-        let unknown = try spotter(["rules", "rollback", "squat", "9"])
-        #expect(unknown.status == 65 && unknown.errorLines.first?.contains("no stored version squat@9") == true)
+        let unknown = try spotter(["rules", "rollback", "squat", "\(v + 3)"])
+        #expect(unknown.status == 65 && unknown.errorLines.first?.contains("no stored version squat@\(v + 3)") == true)
         let notANumber = try spotter(["rules", "rollback", "squat", "latest"])
         #expect(notANumber.status == 64)
         let none = try spotter(["rules", "versions", "yoga"])
@@ -155,8 +155,8 @@ struct BackendCommandTests {
         #expect(text(newest).contains("total: 2 session(s), 2 changed; reps 11 → 0;"), "the newest two: 6 and 5 reps: \(text(newest))")
         let elsewhere = try spotter(["rules", "diff", strict.path, "--against", "published", "--organization", UUID().uuidString])
         #expect(text(elsewhere).contains("total: 0 session(s)"))
-        let unknown = try spotter(["rules", "diff", strict.path, "--against", "9"])
-        #expect(unknown.status == 65 && unknown.errorLines.first?.contains("no stored version squat@9") == true)
+        let unknown = try spotter(["rules", "diff", strict.path, "--against", "\(v + 3)"])
+        #expect(unknown.status == 65 && unknown.errorLines.first?.contains("no stored version squat@\(v + 3)") == true)
     }
 
     @Test("rules rescore queues each stored session once per version and, with --wait, follows a worker until it is done", .postgresDatabase)
