@@ -231,7 +231,8 @@ struct ExclusionFinder {
         times[min(times.count - 1, frames.upperBound + 1)] - times[max(0, frames.lowerBound - 1)]
     }
 
-    /// Spans in time order, with overlaps given to the earlier-found kind.
+    /// Spans in time order, with overlaps given to the earlier-found kind and
+    /// touching spans of one kind joined.
     private static func disjoint(_ spans: [Exclusion]) -> [Exclusion] {
         var taken: [Exclusion] = []
         for span in spans {
@@ -247,7 +248,7 @@ struct ExclusionFinder {
             }
             taken += pieces.map { Exclusion(frames: $0, reason: span.reason) }
         }
-        // Touching spans of one kind (the hips travelling as the feet step) are one.
+        // The hips travelling as the feet step: one span of set-up, not two.
         var merged: [Exclusion] = []
         for span in taken.sorted(by: { $0.frames.lowerBound < $1.frames.lowerBound }) {
             if let last = merged.last, last.reason == span.reason, last.frames.upperBound + 1 >= span.frames.lowerBound {

@@ -256,6 +256,19 @@ struct SessionCheckTests {
         #expect(try Scorer(rule: unplanted).score(session.track).report.repCount == session.reps.count + 1)
     }
 
+    @Test("walking in, the hips' travel and the feet's steps are one span of set-up, and the last steps into place are no rep")
+    func walkInIsOneSpan() throws {
+        // A tuning set: walks in and picks up the weights, filmed three-quarter; the steps into
+        // place after the hips stopped travelling counted as a sixth rep, and the set-up was
+        // reported in three touching pieces.
+        let session = WorkoutSimulator.session("squat", seed: 3_000_095)
+        #expect(session.summary.contains("walks in"), "\(session.summary)")
+        let report = try Self.score("squat", session.track)
+        #expect(report.repCount == session.reps.count)
+        let before = report.excluded.filter { $0.startMilliseconds < session.reps[0].startMs }
+        #expect(before.count == 1 && before[0].reason == "setup", "\(report.excluded)")
+    }
+
     @Test("planted feet are read apart from each other: a hand-held camera that pans and left and right mistaken for each other are no step", arguments: [3_000_214, 3_000_026] as [UInt64])
     func panAndSwapsAreNoStep(seed: UInt64) throws {
         // Tuning sets: a hand-held camera whose picture drifts 0.45 body sizes in 2 s (read on
