@@ -101,7 +101,8 @@ struct ExclusionFinder {
     /// more against the other in `travelMs` (both seen at `feetSeen`). Read as
     /// how far apart the feet are across and down the picture, so a camera that
     /// pans moves nothing and nor do left and right mistaken for each other, and
-    /// as the median within `steadyMs`, so a landmark's one-frame jump moves nothing either.
+    /// as the median within `steadyMs`, so a landmark's jump for a frame or
+    /// two moves nothing either.
     private func stepping() -> [Bool] {
         let (left, right) = (track.slot(PoseLandmark.leftAnkle), track.slot(PoseLandmark.rightAnkle))
         guard let size = typicalSize, left >= 0, right >= 0 else { return times.map { _ in false } }
@@ -114,15 +115,23 @@ struct ExclusionFinder {
         return marked(steady(apart), size: size, by: { Geometry.length($0 - $1) }, atLeast: Self.stepDistance)
     }
 
-    /// Each frame's place as the median (axis by axis) of the places within `steadyMs` of it.
+    /// Each frame's place as the median, axis by axis, of the places within `steadyMs` of it.
     private func steady(_ places: [Point?]) -> [Point?] {
         var (first, last) = (0, 0)
+        var (xs, ys) = ([Double](), [Double]())
         return times.indices.map { frame in
             guard places[frame] != nil else { return nil }
             while times[frame] - times[first] > Self.steadyMs { first += 1 }
             while last + 1 < times.count, times[last + 1] - times[frame] <= Self.steadyMs { last += 1 }
-            let near = places[first...last].compactMap { $0 }
-            return Point(median(near.map(\.x))!, median(near.map(\.y))!, 0)
+            xs.removeAll(keepingCapacity: true)
+            ys.removeAll(keepingCapacity: true)
+            for case let place? in places[first...last] {
+                xs.append(place.x)
+                ys.append(place.y)
+            }
+            xs.sort()
+            ys.sort()
+            return Point(xs[xs.count / 2], ys[ys.count / 2], 0)
         }
     }
 
