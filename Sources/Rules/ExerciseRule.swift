@@ -14,8 +14,8 @@ public struct ExerciseRule: Sendable {
     var position: [PointCondition]
     /// Whether the exercise moves across the floor (walking lunges): then walking is not left out.
     var travelAllowed: Bool
-    /// Whether the feet stay where they are through the exercise (a squat, a
-    /// deadlift): then a step is set-up, left out.
+    /// Whether the feet stay where they are through the exercise (`feet:
+    /// planted`: a squat, a curl): then a step is set-up, left out.
     var feetPlanted: Bool
     var movement: Movement
     var metrics: [MetricDefinition]
