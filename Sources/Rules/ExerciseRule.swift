@@ -355,6 +355,10 @@ struct FaultDefinition: Sendable {
     /// (`at: bottom` only): the fault stands only where both readings agree,
     /// or where this one cannot be read.
     var confirm: String? = nil
+    /// Whether a rep that pauses at its turn is read over the whole pause, its
+    /// median (`pause: whole`, `at: bottom` only), rather than at its most
+    /// extreme moment: a long, noisy hold's extreme reads it further than it was held.
+    var readsPause = false
     /// The views the fault can be judged from; nil for any.
     var views: [CameraView]?
     var severity: Severity

@@ -65,7 +65,7 @@ struct FaultJudge {
         let frames = rep.map { $0.start...$0.end } ?? held!
         switch fault.moment {
         case .bottom:
-            guard let rep, let (moment, value) = atTurn(fault.signal, rep, within: frames),
+            guard let rep, let (moment, value) = atTurn(fault.signal, rep, within: frames, readsPause: fault.readsPause),
                   fault.bound.isMet(by: value, margin: fault.margin), confirmed(fault, rep, within: frames) else {
                 return []
             }
@@ -158,8 +158,11 @@ struct FaultJudge {
     /// within `turnWindowMs` (the extreme in the rep's direction); otherwise at
     /// the rep signal's turn (also for an `ahead` signal, which may read another
     /// limb than the rep signal's). Each value is the median around its moment.
-    private func atTurn(_ signal: String, _ rep: RepSpan, within frames: ClosedRange<Int>) -> (Int, Double)? {
+    private func atTurn(_ signal: String, _ rep: RepSpan, within frames: ClosedRange<Int>, readsPause: Bool) -> (Int, Double)? {
         guard let values = series[signal]?.values else { return nil }
+        if readsPause, let held = pause(in: rep), let value = median(held.compactMap { values[$0] }) {
+            return (rep.turn, value)
+        }
         guard let repSignal, let falls = repFalls, series[signal]?.definition.kind == series[repSignal]?.definition.kind,
               series[signal]?.definition.side != .ahead else {
             return value(values, at: rep.turn, within: frames).map { (rep.turn, $0) }
@@ -176,11 +179,39 @@ struct FaultJudge {
         return best.map { ($0.frame, $0.value) }
     }
 
+    /// A turn held this long, and for this share of the rep, is a pause: the
+    /// rep signal, as the median around each frame reads it, within
+    /// `pauseBand` of the rep's range from its extreme.
+    static let pauseMs = 600
+    static let pauseShare = 0.45
+    static let pauseBand = 0.25
+
+    /// The frames of a pause at the rep's turn, if it pauses there.
+    private func pause(in rep: RepSpan) -> ClosedRange<Int>? {
+        guard let repSignal, let falls = repFalls, let key = series[repSignal]?.values,
+              times[rep.end] - times[rep.start] >= Self.pauseMs else { return nil }
+        let frames = rep.start...rep.end
+        let readings = frames.map { value(key, at: $0, within: frames) }
+        let seen = readings.compactMap { $0 }
+        guard let low = seen.min(), let high = seen.max() else { return nil }
+        let (extreme, band) = (falls ? low : high, Self.pauseBand * (high - low))
+        let near = { (frame: Int) in readings[frame - rep.start].map { abs($0 - extreme) <= band } ?? false }
+        guard near(rep.turn) else { return nil }
+        var (first, last) = (rep.turn, rep.turn)
+        while first > rep.start, near(first - 1) { first -= 1 }
+        while last < rep.end, near(last + 1) { last += 1 }
+        let held = times[last] - times[first]
+        guard held >= Self.pauseMs, Double(held) >= Self.pauseShare * Double(times[rep.end] - times[rep.start]) else { return nil }
+        return first...last
+    }
+
     /// Whether the fault's `confirm` signal, read at the rep's turn like the
-    /// fault's own, is past the limit too (the margin is the fault's own
-    /// signal's); true without one, or where it cannot be read.
+    /// fault's own (at its most extreme moment even where the fault reads a
+    /// pause whole: wide push-ups' flared elbows held at the bottom read
+    /// straighter over the hold in the world too), is past the limit too (the
+    /// margin is the fault's own signal's); true without one, or where it cannot be read.
     private func confirmed(_ fault: FaultDefinition, _ rep: RepSpan, within frames: ClosedRange<Int>) -> Bool {
-        guard let name = fault.confirm, let (_, value) = atTurn(name, rep, within: frames) else { return true }
+        guard let name = fault.confirm, let (_, value) = atTurn(name, rep, within: frames, readsPause: false) else { return true }
         return fault.bound.isMet(by: value)
     }
 

@@ -284,7 +284,7 @@ extension ExerciseRule {
     ) throws -> FaultDefinition {
         let fields = try value.mapping(allowing: [
             "code", "signal", "at", "phase", "event", "reduce", "above", "below", "for_ms", "margin", "views", "severity",
-            "message", "confirm",
+            "message", "confirm", "pause",
         ])
         let code = try fields.required("code").string()
         guard isName(code) else {
@@ -321,6 +321,11 @@ extension ExerciseRule {
         if let value = fields["confirm"], !{ if case .bottom = moment { return true } else { return false } }() {
             throw value.error("confirm: belongs to at: bottom")
         }
+        let readsPause = try fields["pause"].map { value in
+            guard case .bottom = moment else { throw value.error("pause: belongs to at: bottom") }
+            guard try value.string() == "whole" else { throw value.error("expected whole (a pause at the turn read over all of it)") }
+            return true
+        } ?? false
         let reduce = try fields["reduce"].map(reduction)
         if let reduce, reduce == .bottom { throw fields["reduce"]!.error("reduce: bottom is at: bottom") }
         let forMs = try fields["for_ms"]?.integer()
@@ -335,7 +340,7 @@ extension ExerciseRule {
         }
         return FaultDefinition(
             code: code, signal: try signal(fields.required("signal")), moment: moment, bound: try bound(fields),
-            reduce: reduce, forMs: forMs, margin: margin, confirm: confirm, views: try fields["views"].map(views),
+            reduce: reduce, forMs: forMs, margin: margin, confirm: confirm, readsPause: readsPause, views: try fields["views"].map(views),
             severity: try fields["severity"].map { value in
                 guard let severity = FaultDefinition.Severity(rawValue: try value.string()) else {
                     throw value.error("severity is info, warning or critical")

@@ -68,6 +68,25 @@ struct EventFaultTests {
         #expect(report.reps.map { $0.faults.contains("shallow_depth") } == session.reps.map { $0.faults.contains("shallow_depth") })
     }
 
+    @Test("push-ups held at the bottom are read over the whole hold: shallow ones held 1.8 s are flagged, where the hold's most extreme moment read them deep enough")
+    func pauseReadWhole() throws {
+        // A tuning set: push-ups filmed from the side with the camera pitched down 18°, six of seven
+        // shallow (elbows 110–130°) and held 1.8 s at the bottom; the picture's elbow wanders ±10°
+        // over the hold, and its deepest 100 ms read two of them under the 105° that flags a rep.
+        let session = WorkoutSimulator.session("pushup", seed: 3_000_124)
+        #expect(session.summary.contains("pauses 1.8 s at the turn"), "\(session.summary)")
+        let rule = try RuleFixtures.book.rule(for: "pushup")
+        let report = try Scorer(rule: rule).score(session.track).report
+        try #require(report.reps.count == session.reps.count)
+        let unpaused = try ExerciseRule(yaml: rule.text.replacingOccurrences(of: "\n    pause: whole", with: "\n    #"), file: rule.file)
+        let before = try Scorer(rule: unpaused).score(session.track).report
+        let shallow = { (report: SessionReport) in report.reps.map { $0.faults.contains("shallow_depth") } }
+        let truth = session.reps.map { $0.faults.contains("shallow_depth") }
+        let right = { (flags: [Bool]) in zip(flags, truth).filter { $0 == $1 }.count }
+        #expect(right(shallow(report)) == right(shallow(before)) + 2, "\(shallow(report)) \(shallow(before)) \(truth)")
+        #expect(zip(shallow(report), truth).allSatisfy { !$0 || $1 }, "no clean rep flagged")
+    }
+
     @Test("a lunge's depth is read on the knee ahead: shallow lunges are flagged though the back knee bends more, and not judged where the front leg is the hidden far one")
     func lungeDepthOnTheKneeAhead() throws {
         // A tuning set: alternating shallow forward lunges filmed from the side, the right hip

@@ -66,6 +66,8 @@ struct RuleParsingTests {
          9, "settled: is a speed above 0"),
         ("ends_unseen unknown signal", "exercise: demo\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, ankle]\nhold:\n  when:\n    - {signal: knee, above: 150}\n  ends_unseen: [elbow]\n",
          9, "no signal \"elbow\""),
+        ("pause off the turn", minimal.replacingOccurrences(of: "at: bottom", with: "at: rep\n    pause: whole"), 14, "pause: belongs to at: bottom"),
+        ("pause not whole", minimal.replacingOccurrences(of: "at: bottom", with: "at: bottom\n    pause: half"), 14, "expected whole"),
         ("feet neither planted nor absent", minimal.replacingOccurrences(of: "version: 2", with: "version: 2\nfeet: together"), 3, "feet: expected planted"),
         ("ahead off an angle", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "distance: [left_ankle, right_ankle]\n    side: ahead"), 6, "side: ahead belongs to an angle"),
     ]
