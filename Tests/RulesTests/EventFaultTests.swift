@@ -75,11 +75,10 @@ struct EventFaultTests {
         // over the hold, and its deepest 100 ms read two of them under the 105° that flags a rep.
         let session = WorkoutSimulator.session("pushup", seed: 3_000_124)
         #expect(session.summary.contains("pauses 1.8 s at the turn"), "\(session.summary)")
-        let rule = try RuleFixtures.book.rule(for: "pushup")
-        let report = try Scorer(rule: rule).score(session.track).report
+        let scorers = try RuleFixtures.withAndWithout("    pause: whole", in: "pushup")
+        let report = scorers.with.score(session.track).report
         try #require(report.reps.count == session.reps.count)
-        let unpaused = try ExerciseRule(yaml: rule.text.replacingOccurrences(of: "\n    pause: whole", with: "\n    #"), file: rule.file)
-        let before = try Scorer(rule: unpaused).score(session.track).report
+        let before = scorers.without.score(session.track).report
         let shallow = { (report: SessionReport) in report.reps.map { $0.faults.contains("shallow_depth") } }
         let truth = session.reps.map { $0.faults.contains("shallow_depth") }
         let right = { (flags: [Bool]) in zip(flags, truth).filter { $0 == $1 }.count }

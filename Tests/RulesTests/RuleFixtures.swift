@@ -22,4 +22,13 @@ enum RuleFixtures {
     static let book: RuleBook = {
         do { return try RuleBook(directory: directory) } catch { fatalError("Rules/ must load: \(error)") }
     }()
+
+    /// A shipped rule, and the same rule with one of its lines (`feet: planted`)
+    /// made a comment: what the scorer did without that option.
+    static func withAndWithout(_ line: String, in exercise: String) throws -> (with: Scorer, without: Scorer) {
+        let rule = try book.rule(for: exercise)
+        precondition(rule.text.contains("\n\(line)"), "\(exercise) has no line \(line)")
+        let without = try ExerciseRule(yaml: rule.text.replacingOccurrences(of: "\n\(line)", with: "\n#"), file: rule.file)
+        return (Scorer(rule: rule), Scorer(rule: without))
+    }
 }

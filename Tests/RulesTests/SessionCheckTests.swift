@@ -247,13 +247,12 @@ struct SessionCheckTests {
         // bends the straighter knee to 130°, which counted as a tenth rep before `feet: planted`.
         let session = WorkoutSimulator.session("squat", seed: 3_000_105)
         #expect(session.summary.contains("steps back from the rack"), "\(session.summary)")
-        let rule = try RuleFixtures.book.rule(for: "squat")
-        let report = try Scorer(rule: rule).score(session.track).report
+        let scorers = try RuleFixtures.withAndWithout("feet: planted", in: "squat")
+        let report = scorers.with.score(session.track).report
         #expect(report.repCount == session.reps.count)
         let setup = try #require(report.excluded.first { $0.reason == "setup" }, "\(report.excluded)")
         #expect(setup.endMilliseconds < session.reps[0].startMs, "\(setup)")
-        let unplanted = try ExerciseRule(yaml: rule.text.replacingOccurrences(of: "\nfeet: planted", with: "\n#"), file: rule.file)
-        #expect(try Scorer(rule: unplanted).score(session.track).report.repCount == session.reps.count + 1)
+        #expect(scorers.without.score(session.track).report.repCount == session.reps.count + 1)
     }
 
     @Test("walking in, the hips' travel and the feet's steps are one span of set-up, and the last steps into place are no rep")
