@@ -158,6 +158,8 @@ struct FaultJudge {
     /// within `turnWindowMs` (the extreme in the rep's direction); otherwise at
     /// the rep signal's turn (also for an `ahead` signal, which may read another
     /// limb than the rep signal's). Each value is the median around its moment.
+    /// With `readsPause`, a rep that pauses at its turn is read over the whole
+    /// pause instead: the median of the signal there, at the rep's turn.
     private func atTurn(_ signal: String, _ rep: RepSpan, within frames: ClosedRange<Int>, readsPause: Bool) -> (Int, Double)? {
         guard let values = series[signal]?.values else { return nil }
         if readsPause, let held = pause(in: rep), let value = median(held.compactMap { values[$0] }) {
