@@ -1,8 +1,8 @@
 import Foundation
 
-/// Biceps curls standing: both arms together or one arm (the other hangs still),
-/// palms up or a hammer grip; the elbow may drift forward, the trunk may swing
-/// back, the wrist may curl.
+/// Biceps curls standing: both arms together, arms taking turns, or one arm (the
+/// other hangs still), palms up or a hammer grip; the elbow may drift forward,
+/// the trunk may swing back, the wrist may curl.
 struct CurlForm: ExerciseForm {
     struct Detail: Sendable {
         /// Elbow angle, upper arm from vertical, trunk lean and wrist bend at the top.
@@ -10,6 +10,8 @@ struct CurlForm: ExerciseForm {
         var drift: Double
         var lean: Double
         var wrist: Double
+        /// The arm that curls when the arms take turns; nil when every working arm does.
+        var arm: BodySide? = nil
     }
 
     var body: BodyShape
@@ -22,6 +24,8 @@ struct CurlForm: ExerciseForm {
     var restWrist: Double
     /// How far out of the sagittal plane the elbows sit, degrees.
     var elbowOut: Double
+    /// The two arms take turns, one curl each (every curl is a rep).
+    var alternating = false
 
     var preparation: Preparation { .pickUp }
 
@@ -29,13 +33,16 @@ struct CurlForm: ExerciseForm {
         let u = state.u, hold = smoothstep(u / 0.4)
         let top = rep ?? Detail(elbow: restElbow, drift: restDrift, lean: 0, wrist: restWrist)
         return shape(elbow: lerp(restElbow, top.elbow, u), drift: lerp(restDrift, top.drift, u), lean: top.lean * hold,
-                     wrist: lerp(restWrist, top.wrist, hold))
+                     wrist: lerp(restWrist, top.wrist, hold), arm: top.arm)
     }
 
-    func shape(elbow: Double, drift: Double, lean: Double, wrist: Double) -> Pose {
+    /// The pose with the curling arms (`arm`, or every working arm when nil) at these values, any other working arm at rest.
+    func shape(elbow: Double, drift: Double, lean: Double, wrist: Double, arm: BodySide? = nil) -> Pose {
         var pose = Stand.pose(body, stanceHalf: stanceHalf, knee: knee, lean: lean, shift: Vec3(0, 0.25 * body.torso * sinDeg(-lean), 0))
         BodySide.forBoth { side in
             guard working.contains(side) else { return }
+            let curls = arm == nil || arm == side
+            let (elbow, drift, wrist) = curls ? (elbow, drift, wrist) : (restElbow, restDrift, restWrist)
             let shoulder = pose.shoulder(side, body)
             let ahead = Vec3(side.lateral * sinDeg(elbowOut), cosDeg(elbowOut), 0)
             let upper = Vec3(0, 0, -1) * cosDeg(drift) + ahead * sinDeg(drift)
@@ -55,12 +62,15 @@ struct CurlForm: ExerciseForm {
 }
 
 extension CurlForm {
-    static func draw(_ body: BodyShape, _ random: inout SimRandom) -> CurlForm {
+    /// A curl form; whether two arms take turns is drawn from `variation`, so that the other draws stay as they were.
+    static func draw(_ body: BodyShape, _ random: inout SimRandom, variation: inout SimRandom) -> CurlForm {
         let oneArm = random.chance(0.35)
-        return CurlForm(
+        var form = CurlForm(
             body: body, working: oneArm ? [random.chance(0.5) ? .left : .right] : [.left, .right], hammer: random.chance(0.3),
             stanceHalf: body.hipHalf * random.uniform(0.8, 1.5), knee: random.uniform(168, 179), restElbow: random.uniform(155, 174),
             restDrift: random.uniform(0, 8), restWrist: random.uniform(-10, 10), elbowOut: random.uniform(5, 25))
+        form.alternating = !oneArm && variation.chance(0.35)
+        return form
     }
 
     func draft(_ index: Int, _ odds: FaultOdds, _ random: inout SimRandom) -> DraftRep<Detail> {
@@ -73,19 +83,20 @@ extension CurlForm {
             faults.insert(rule.code)
             return rule.faulty(toward: faulty, &random)
         }
+        let arms = alternating ? [working[index % 2]] : working
         let detail = Detail(
             elbow: pick(rom, clean: 30, faulty: 90), drift: pick(drifting, clean: 0, faulty: 50),
-            lean: pick(swing, clean: 6, faulty: -32), wrist: pick(bent, clean: 0, faulty: 60))
+            lean: pick(swing, clean: 6, faulty: -32), wrist: pick(bent, clean: 0, faulty: 60), arm: alternating ? arms[0] : nil)
         var planned = [PlannedValue(measure: .lean, value: detail.lean)]
-        for side in working {
+        for side in arms {
             planned += [PlannedValue(measure: .elbow(side), value: detail.elbow), PlannedValue(measure: .upperArm(side), value: detail.drift),
                         PlannedValue(measure: .wrist(side), value: detail.wrist)]
         }
-        return DraftRep(detail: detail, faults: faults, sides: working, planned: planned)
+        return DraftRep(detail: detail, faults: faults, sides: arms, planned: planned)
     }
 
     var summary: String {
-        let arms = working.count == 2 ? "both arms" : "\(working[0]) arm only"
+        let arms = working.count == 1 ? "\(working[0]) arm only" : alternating ? "arms taking turns" : "both arms"
         return String(format: "%@, %@ grip, elbows %.0f° at rest, knees %.0f°", arms, hammer ? "hammer" : "palms-up", restElbow, knee)
     }
 }

@@ -28,7 +28,6 @@ enum Preparation { case none, pickUp, unrack, getDown, standAtBar }
 protocol ExerciseForm: Sendable {
     associatedtype Detail: Sendable
     var body: BodyShape { get }
-    static func draw(_ body: BodyShape, _ random: inout SimRandom) -> Self
     func pose(_ rep: Detail?, _ state: RepState) -> Pose
     /// Draws rep number `index` of a set (from 0): its parameters, clearly clean or clearly faulty.
     func draft(_ index: Int, _ odds: FaultOdds, _ random: inout SimRandom) -> DraftRep<Detail>

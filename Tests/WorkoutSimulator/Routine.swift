@@ -20,12 +20,15 @@ enum Routine {
     static let blend = 0.6
 
     /// The plan of a session; walking lunges turn the camera to face the person (they walk toward it).
-    static func plan(_ exercise: String, idle: Bool, _ body: BodyShape, _ camera: inout CameraRig, _ random: inout SimRandom) -> SessionPlan {
+    /// `variation` draws what later versions added to a form, leaving `random`'s draws as they were.
+    static func plan(
+        _ exercise: String, idle: Bool, _ body: BodyShape, _ camera: inout CameraRig, _ random: inout SimRandom, variation: inout SimRandom
+    ) -> SessionPlan {
         if idle { return IdleRoutine.plan(exercise, body, camera, &random) }
         switch exercise {
         case "squat": return set(SquatForm.draw(body, &random), exercise, camera, &random)
         case "pushup": return set(PushupForm.draw(body, &random), exercise, camera, &random)
-        case "bicep_curl": return set(CurlForm.draw(body, &random), exercise, camera, &random)
+        case "bicep_curl": return set(CurlForm.draw(body, &random, variation: &variation), exercise, camera, &random)
         case "lunge":
             let form = LungeForm.draw(body, &random)
             if form.style == .walking { camera.yaw = random.uniform(-20, 20) }

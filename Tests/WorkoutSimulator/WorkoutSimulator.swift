@@ -28,9 +28,10 @@ public enum WorkoutSimulator {
         let key = exercise.utf8.reduce(basis) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 } ^ seed
         var bodyRandom = SimRandom(seed: key, stream: 1), planRandom = SimRandom(seed: key, stream: 2)
         var cameraRandom = SimRandom(seed: key, stream: 3), detectorRandom = SimRandom(seed: key, stream: 4)
+        var variationRandom = SimRandom(seed: key, stream: 5)
         let body = BodyShape.draw(&bodyRandom)
         var camera = CameraRig.draw(exercise, &cameraRandom)
-        let plan = Routine.plan(exercise, idle: idle, body, &camera, &planRandom)
+        let plan = Routine.plan(exercise, idle: idle, body, &camera, &planRandom, variation: &variationRandom)
         camera.frame(on: framingPoints(plan, camera.framing))
         let fps = cameraRandom.weighted([(30.0, 0.35), (60, 0.15), (24, 0.14), (25, 0.14), (10, 0.03), (12, 0.03), (12.5, 0.02), (15, 0.04)])
         let count = Int(plan.script.duration * fps)
