@@ -137,13 +137,13 @@ public struct Scorer: Sendable {
     /// Every signal's series; `working` signals read the side the rep signal works on.
     private func signalSeries(_ context: SignalContext) -> [String: SignalSeries] {
         let keyDefinition = rule.signals.first { $0.name == rule.keySignal }!
-        var thresholds: (rest: Double, active: Double)?
-        if case .reps(let reps) = rule.movement { thresholds = (reps.rest, reps.active) }
-        let key = context.repSeries(keyDefinition, thresholds: thresholds)
-        let workingSide = key.chosenSide
+        var reps: RepRule?
+        if case .reps(let rule) = rule.movement { reps = rule }
+        let key = context.repSeries(keyDefinition, reps: reps)
         var series = [rule.keySignal: key]
         for definition in rule.signals where definition.name != rule.keySignal {
-            series[definition.name] = context.trusting(definition.visibility).series(definition, workingSide: workingSide)
+            series[definition.name] = context.trusting(definition.visibility)
+                .series(definition, workingSide: key.chosenSide, workingSides: key.workingSides)
         }
         return series
     }

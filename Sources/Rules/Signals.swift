@@ -7,6 +7,8 @@ struct SignalSeries {
     var right: [Double?]?
     /// The side a `visible` signal settled on.
     var chosenSide: BodySide?
+    /// Per frame, the side a rep signal read where two limbs take turns (`AlternatingLimbs`).
+    var workingSides: [BodySide?]?
 }
 
 /// What every signal of a session shares: the prepared frames, the trust
@@ -109,11 +111,12 @@ struct SignalContext {
     /// movement of landmarks it calls hidden (a far arm, a limb behind a bar,
     /// feet at the picture's edge), so landmarks are trusted down to
     /// `countingVisibility` here; a `working` rep signal takes the side that
-    /// clearly moves more (at least 1.3 times the spread), else the better seen;
+    /// clearly moves more (at least 1.3 times the spread), else the better seen,
+    /// and a `one_limb` one whose limbs take turns, per frame the limb working then;
     /// a `max` or `min` rep signal read from one side alone counts only where
-    /// that side is beyond both `thresholds` (the other side may be beyond it).
+    /// that side is beyond both of the rule's rep levels (the other side may be beyond it).
     /// Its per-side values (for metrics) keep the rule's own threshold.
-    func repSeries(_ definition: SignalDefinition, thresholds: (rest: Double, active: Double)? = nil) -> SignalSeries {
+    func repSeries(_ definition: SignalDefinition, reps: RepRule? = nil) -> SignalSeries {
         let trusted = series(definition)
         var series = counting.series(definition)
         if definition.side == .working || definition.side == .oneLimb, let left = series.left, let right = series.right {
@@ -132,17 +135,22 @@ struct SignalContext {
             let side = movesMore ?? visibleSide(definition)
             series.chosenSide = side
             series.values = side == .left ? left : right
-            // Both limbs seen and working together (a push-up's two elbows): their mean,
-            // each weighted by how steady it is, has less of the detector's noise than either.
-            if movesMore == nil, seen(.left), seen(.right), Self.moveTogether(left, right),
+            if let sides = alternating(definition, left, right, reps) {
+                // Limbs that take turns (alternating curls), however unequally the view shows their
+                // ranges: each limb's reps are counted, on the limb working then.
+                series.workingSides = sides
+                series.values = sides.indices.map { sides[$0] == .left ? left[$0] : sides[$0] == .right ? right[$0] : nil }
+            } else if movesMore == nil, seen(.left), seen(.right), Self.moveTogether(left, right),
                let noise = jitter(left).flatMap({ a in jitter(right).map { (a, $0) } }) {
+                // Both limbs seen and working together (a push-up's two elbows): their mean,
+                // each weighted by how steady it is, has less of the detector's noise than either.
                 let weight = noise.1 * noise.1 / (noise.0 * noise.0 + noise.1 * noise.1)
                 series.values = zip(left, right).map { combine($0, $1) { weight * $0 + (1 - weight) * $1 } }
             }
         }
-        if let thresholds, definition.side == .max || definition.side == .min, let left = series.left, let right = series.right {
+        if let reps, definition.side == .max || definition.side == .min, let left = series.left, let right = series.right {
             let isMax = definition.side == .max
-            let beyond = isMax ? Swift.max(thresholds.rest, thresholds.active) : Swift.min(thresholds.rest, thresholds.active)
+            let beyond = isMax ? Swift.max(reps.rest, reps.active) : Swift.min(reps.rest, reps.active)
             series.values = zip(left, right).map { pair in
                 switch pair {
                 case let (a?, b?): return isMax ? Swift.max(a, b) : Swift.min(a, b)
@@ -154,6 +162,17 @@ struct SignalContext {
         series.left = trusted.left
         series.right = trusted.right
         return series
+    }
+
+    /// Per frame, the working side of a `one_limb` rep signal whose limbs take turns, both seen
+    /// at least `hiddenWorkingVisibility` (a far arm curling in turn is counted on MediaPipe's guesses).
+    private func alternating(
+        _ definition: SignalDefinition, _ left: [Double?], _ right: [Double?], _ reps: RepRule?
+    ) -> [BodySide?]? {
+        guard definition.side == .oneLimb, let reps,
+              meanVisibility(definition, .left) >= Self.hiddenWorkingVisibility,
+              meanVisibility(definition, .right) >= Self.hiddenWorkingVisibility else { return nil }
+        return AlternatingLimbs.workingSides(left: left, right: right, turnBelowRest: reps.falls, minSpread: AlternatingLimbs.spreadShare * reps.minRange)
     }
 
     /// Two limbs move together when their values, where both are seen, correlate by `togetherCorrelation` or more.
@@ -185,8 +204,9 @@ struct SignalContext {
     }
 
     /// The whole series of a signal; a `working` signal other than the rep
-    /// signal reads `workingSide` (the rep signal's), else the better-seen side.
-    func series(_ definition: SignalDefinition, workingSide: BodySide? = nil) -> SignalSeries {
+    /// signal reads `workingSide` (the rep signal's), else the better-seen side,
+    /// and per frame `workingSides` where the rep signal's limbs take turns.
+    func series(_ definition: SignalDefinition, workingSide: BodySide? = nil, workingSides: [BodySide?]? = nil) -> SignalSeries {
         let frames = 0..<track.frameCount
         guard definition.references.contains(where: \.isSided) else {
             return SignalSeries(definition: definition, values: frames.map { value(definition, .left, $0) })
@@ -201,6 +221,9 @@ struct SignalContext {
             let side = definition.side == .visible ? visibleSide(definition) : workingSide ?? visibleSide(definition)
             series.chosenSide = side
             series.values = side == .left ? left : right
+            if definition.side != .visible, let workingSides {
+                series.values = frames.map { (workingSides[$0] ?? side) == .left ? left[$0] : right[$0] }
+            }
         case .min: series.values = zip(left, right).map { combine($0, $1, Swift.min) }
         case .max: series.values = zip(left, right).map { combine($0, $1, Swift.max) }
         case .mean: series.values = zip(left, right).map { combine($0, $1) { ($0 + $1) / 2 } }
