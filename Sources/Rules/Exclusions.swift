@@ -54,6 +54,8 @@ struct ExclusionFinder {
     static let stepDistance = 0.3
     static let feetSeen = 0.5
     static let steadyMs = 100
+    /// A step is left out from this long before the feet's spacing first changes.
+    static let stepLeadMs = 500
     /// Hips within this many body sizes of a place are still there.
     static let stillDistance = 0.1
 
@@ -94,7 +96,7 @@ struct ExclusionFinder {
     private func travelling() -> [Bool] {
         guard let size = typicalSize else { return times.map { _ in false } }
         let hips = midpoints(PoseLandmark.leftHip, PoseLandmark.rightHip)
-        return marked(hips, size: size, by: { abs($0.x - $1.x) }, atLeast: Self.travelDistance)
+        return marked(hips, size: size, by: { abs($0.x - $1.x) }, atLeast: Self.travelDistance, from: walkOnly ? .walk : .window)
     }
 
     /// Frames where the feet step: one ankle moves `stepDistance` body sizes or
@@ -112,7 +114,7 @@ struct ExclusionFinder {
             let apart = track.image[left][frame] - track.image[right][frame]
             return Point(abs(apart.x), abs(apart.y), 0)
         }
-        return marked(steady(apart), size: size, by: { Geometry.length($0 - $1) }, atLeast: Self.stepDistance)
+        return marked(steady(apart), size: size, by: { Geometry.length($0 - $1) }, atLeast: Self.stepDistance, from: .firstMove)
     }
 
     /// Each frame's place as the median, axis by axis, of the places within `steadyMs` of it.
@@ -146,9 +148,23 @@ struct ExclusionFinder {
         return times.indices.map { frame in track.hasPose[frame] ? (track.image[sa][frame] + track.image[sb][frame]) / 2 : nil }
     }
 
+    /// Where a move's marked frames begin.
+    private enum MoveStart {
+        /// The whole `travelMs` in which it moved.
+        case window
+        /// Where the place last was at the start, up to where it first reached its end: the walk alone.
+        case walk
+        /// From `stepLeadMs` before the place first left the start, to the end: the feet's
+        /// steps and the weight shifting onto one foot before them, but not the rise of a
+        /// last rep a second before (their spacing comes and goes as they pass).
+        case firstMove
+    }
+
     /// Frames of each move of `places` by `distance` body sizes or more within
     /// `travelMs` (at least half of it seen), measured by `by`.
-    private func marked(_ places: [Point?], size: Double, by apart: @escaping (Point, Point) -> Double, atLeast distance: Double) -> [Bool] {
+    private func marked(
+        _ places: [Point?], size: Double, by apart: @escaping (Point, Point) -> Double, atLeast distance: Double, from moveStart: MoveStart
+    ) -> [Bool] {
         var moving = [Bool](repeating: false, count: times.count)
         var earlier = 0
         for frame in times.indices {
@@ -158,11 +174,15 @@ struct ExclusionFinder {
                   times[frame] - times[from] >= Self.travelMs / 2 else { continue }
             guard apart(place, start) / size >= distance else { continue }
             var walk = from...frame
-            if walkOnly {
-                // From where the place last was at the start to where it first reached here.
-                let near = { (frame: Int, there: Point) in places[frame].map { apart($0, there) / size < Self.stillDistance } ?? false }
+            let near = { (frame: Int, there: Point) in places[frame].map { apart($0, there) / size < Self.stillDistance } ?? false }
+            switch moveStart {
+            case .window: break
+            case .walk:
                 let left = walk.last { near($0, start) } ?? from
                 walk = left...((left...frame).first { near($0, place) } ?? frame)
+            case .firstMove:
+                let moved = walk.first { places[$0] != nil && !near($0, start) } ?? from
+                walk = (walk.first { times[moved] - times[$0] <= Self.stepLeadMs } ?? moved)...frame
             }
             for marked in walk { moving[marked] = true }
         }

@@ -255,6 +255,32 @@ struct SessionCheckTests {
         #expect(scorers.without.score(session.track).report.repCount == session.reps.count + 1)
     }
 
+    @Test("a step half a second after the last rep is set-up from just before the feet move: the last rep's rise stays in it")
+    func stepAfterTheLastRep() throws {
+        // As in a public clip of a squatter who rises from the last rep and steps toward the
+        // camera: the second before the step was left out, and with it the end of the last rep.
+        var set = Self.set("squat")
+        let last = try #require(set.reps.last)
+        let stepStart = last.endMilliseconds + 500
+        // Standing still for two seconds more, then the step.
+        let standing = try #require(set.track.frames.last)
+        for frame in 1...60 {
+            var still = standing
+            still.timestampMilliseconds += frame * 1_000 / 30
+            set.track.frames.append(still)
+        }
+        for index in set.track.frames.indices where set.track.frames[index].timestampMilliseconds >= stepStart {
+            let moved = Float(min(1, Double(set.track.frames[index].timestampMilliseconds - stepStart) / 400)) * 0.15
+            for foot in [27, 29, 31] where !set.track.frames[index].poses.isEmpty {
+                set.track.frames[index].poses[0].landmarks[foot].x += moved
+            }
+        }
+        let report = try Self.score("squat", set.track)
+        #expect(report.repCount == set.reps.count)
+        let setup = try #require(report.excluded.first { $0.reason == "setup" }, "\(report.excluded)")
+        #expect(setup.startMilliseconds > last.endMilliseconds && setup.startMilliseconds < stepStart, "\(setup)")
+    }
+
     @Test("walking in, the hips' travel and the feet's steps are one span of set-up, and the last steps into place are no rep")
     func walkInIsOneSpan() throws {
         // A tuning set: walks in and picks up the weights, filmed three-quarter; the steps into
