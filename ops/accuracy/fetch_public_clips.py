@@ -63,9 +63,16 @@ def main():
     parser.add_argument("outdir")
     parser.add_argument("--base", default=DEFAULT_BASE)
     args = parser.parse_args()
-    os.makedirs(args.outdir, exist_ok=True)
-    with open(os.path.join(args.set_dir, "SOURCES.tsv"), newline="") as f:
+    sources, truth = (os.path.join(args.set_dir, name) for name in ("SOURCES.tsv", "truth.json"))
+    for needed in (sources, truth):
+        if not os.path.isfile(needed):
+            sys.exit(f"{args.set_dir}: no {os.path.basename(needed)} (a set is a directory with SOURCES.tsv and truth.json)")
+    with open(sources, newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
+    missing = {"clip", "repository", "path", "commit", "sha256"} - set(rows[0].keys() if rows else [])
+    if missing:
+        sys.exit(f"{sources}: no rows, or no column {', '.join(sorted(missing))}")
+    os.makedirs(args.outdir, exist_ok=True)
     failures = 0
     for row in rows:
         try:
@@ -73,7 +80,7 @@ def main():
         except (OSError, ValueError) as error:
             failures += 1
             print(f"{row['clip']}: not fetched: {error}", file=sys.stderr)
-    shutil.copyfile(os.path.join(args.set_dir, "truth.json"), os.path.join(args.outdir, "truth.json"))
+    shutil.copyfile(truth, os.path.join(args.outdir, "truth.json"))
     if failures:
         sys.exit(f"{failures} of {len(rows)} clips not fetched")
 
