@@ -41,9 +41,7 @@ enum AlternatingLimbs {
 
     /// The middle of a side's own range (10th to 90th percentile), when it spans at least `minSpread`.
     private static func middle(_ values: [Double?], minSpread: Double) -> Double? {
-        let present = values.compactMap { $0 }.sorted()
-        guard present.count >= 10 else { return nil }
-        let (low, high) = (present[present.count / 10], present[present.count * 9 / 10])
-        return high - low >= minSpread ? (low + high) / 2 : nil
+        guard let range = middleRange(values, atLeast: 10), range.upperBound - range.lowerBound >= minSpread else { return nil }
+        return (range.lowerBound + range.upperBound) / 2
     }
 }

@@ -139,7 +139,7 @@ struct SignalContext {
                 // Limbs that take turns (alternating curls), however unequally the view shows their
                 // ranges: each limb's reps are counted, on the limb working then.
                 series.workingSides = sides
-                series.values = sides.indices.map { sides[$0] == .left ? left[$0] : sides[$0] == .right ? right[$0] : nil }
+                series.values = Self.values(left, right, on: sides, otherwise: side)
             } else if movesMore == nil, seen(.left), seen(.right), Self.moveTogether(left, right),
                let noise = jitter(left).flatMap({ a in jitter(right).map { (a, $0) } }) {
                 // Both limbs seen and working together (a push-up's two elbows): their mean,
@@ -175,6 +175,11 @@ struct SignalContext {
         return AlternatingLimbs.workingSides(left: left, right: right, turnBelowRest: reps.falls, minSpread: AlternatingLimbs.spreadShare * reps.minRange)
     }
 
+    /// Per frame, the value of the side named there (of `otherwise` where none is).
+    private static func values(_ left: [Double?], _ right: [Double?], on sides: [BodySide?], otherwise: BodySide) -> [Double?] {
+        sides.indices.map { (sides[$0] ?? otherwise) == .left ? left[$0] : right[$0] }
+    }
+
     /// Two limbs move together when their values, where both are seen, correlate by `togetherCorrelation` or more.
     static let togetherCorrelation = 0.7
 
@@ -198,9 +203,8 @@ struct SignalContext {
 
     /// The spread of the values seen (10th to 90th percentile); 0 with fewer than half the frames seen.
     private static func spread(_ values: [Double?]) -> Double {
-        let present = values.compactMap { $0 }.sorted()
-        guard present.count >= 2, present.count * 2 >= values.count else { return 0 }
-        return present[present.count * 9 / 10] - present[present.count / 10]
+        guard values.lazy.compactMap({ $0 }).count * 2 >= values.count, let range = middleRange(values, atLeast: 2) else { return 0 }
+        return range.upperBound - range.lowerBound
     }
 
     /// The whole series of a signal; a `working` signal other than the rep
@@ -222,7 +226,7 @@ struct SignalContext {
             series.chosenSide = side
             series.values = side == .left ? left : right
             if definition.side != .visible, let workingSides {
-                series.values = frames.map { (workingSides[$0] ?? side) == .left ? left[$0] : right[$0] }
+                series.values = Self.values(left, right, on: workingSides, otherwise: side)
             }
         case .min: series.values = zip(left, right).map { combine($0, $1, Swift.min) }
         case .max: series.values = zip(left, right).map { combine($0, $1, Swift.max) }
@@ -345,6 +349,13 @@ func jitter(_ values: [Double?], stride: Int = 1) -> Double? {
     }
     guard distances.count >= 10, let jitter = median(distances), jitter > 0 else { return nil }
     return jitter
+}
+
+/// The 10th to the 90th percentile of the values present, when at least `count` are; nil otherwise.
+func middleRange(_ values: [Double?], atLeast count: Int) -> ClosedRange<Double>? {
+    let present = values.compactMap { $0 }.sorted()
+    guard present.count >= max(count, 1) else { return nil }
+    return present[present.count / 10]...present[present.count * 9 / 10]
 }
 
 /// The middle of some values, the upper one of an even count (a value that
