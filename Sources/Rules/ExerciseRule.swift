@@ -222,6 +222,10 @@ struct RepRule: Sendable {
     /// How far back toward the person's own typical rest, from their typical
     /// turn, a rest must come (0–1) to end one rep and begin the next.
     var returnFraction: Double
+    /// In a set whose reps come back to `rest`, a rest only this far back also
+    /// ends one rep and begins the next (when it is back `returnFraction` of the
+    /// way to the person's own rest): quick reps that stop short of the top.
+    var restInSet: Double?
     /// The least share of the person's typical range (0–1) a rep moves.
     var minShare: Double
     /// The least a rep moves each way between two counted reps, in the set's

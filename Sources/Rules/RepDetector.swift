@@ -167,12 +167,12 @@ struct RepDetector {
         if !current.isEmpty { segments.append(current) }
 
         let depth = cleaned.map { $0.map(self.depth) }
-        let pivotsBySegment = segments.map { merged(pivots(of: $0, depth: depth)) }
-        let levels = setLevels ?? Self.levels(pivotsBySegment.flatMap { $0 }, rule: self, depth: depth)
+        let pivotsBySegment = segments.map { pivots(of: $0, depth: depth) }
+        let levels = setLevels ?? Self.levels(pivotsBySegment.flatMap(merged), rule: self, depth: depth)
         var reps: [RepSpan] = []
         var uncounted: [UncountedMovement] = []
         for pivots in pivotsBySegment {
-            let restored = levels.map { returned(pivots, typical: $0) } ?? pivots
+            let restored = levels.map { returned(pivots, typical: $0) } ?? merged(pivots)
             for (index, pivot) in restored.enumerated() where pivot.isTurn {
                 guard index > 0, index + 1 < restored.count else { continue }
                 let before = restored[index - 1], after = restored[index + 1]
@@ -248,11 +248,12 @@ struct RepDetector {
     private var restDepth: Double { depth(rule.rest) }
     private var activeDepth: Double { depth(rule.active) }
 
-    /// At rest: at or beyond the rule's rest level, and back at least `returnFraction`
-    /// of the way from the person's typical turn to their typical rest.
+    /// At rest: at or beyond the rule's rest level (in a set with the person's
+    /// levels, its `restInSet` level where it has one), and back at least
+    /// `returnFraction` of the way from the person's typical turn to their typical rest.
     private func isRest(_ depth: Double, _ levels: (rest: Double, turn: Double)?) -> Bool {
-        guard depth <= restDepth else { return false }
-        guard let levels else { return true }
+        guard let levels else { return depth <= restDepth }
+        guard depth <= rule.restInSet.map(self.depth) ?? restDepth else { return false }
         return depth <= levels.turn - rule.returnFraction * (levels.turn - levels.rest)
     }
 
@@ -331,7 +332,8 @@ struct RepDetector {
         dropping(pivots) { $0.depth > restDepth }
     }
 
-    /// Rests that do not come back far enough toward the person's typical rest are merged likewise.
+    /// Rests short of the rest level, or not back far enough toward the person's
+    /// typical rest (`isRest`), are merged likewise.
     private func returned(_ pivots: [Pivot], typical: (rest: Double, turn: Double)) -> [Pivot] {
         dropping(pivots) { !isRest($0.depth, typical) }
     }

@@ -198,7 +198,7 @@ extension ExerciseRule {
         _ value: YAMLValue, signal: (YAMLValue) throws -> String
     ) throws -> RepRule {
         let fields = try value.mapping(allowing: [
-            "signal", "rest", "active", "min_range", "min_share", "rhythm_min_range", "min_duration_ms", "max_duration_ms", "max_gap_ms", "return",
+            "signal", "rest", "active", "min_range", "min_share", "rhythm_min_range", "min_duration_ms", "max_duration_ms", "max_gap_ms", "return", "rest_in_set",
             "phases", "require", "visibility",
         ])
         let rest = try fields.required("rest").number(), active = try fields.required("active").number()
@@ -228,6 +228,13 @@ extension ExerciseRule {
             phases: phases,
             require: try fields["require"]?.list().map { try repCondition($0, signal: signal) } ?? [])
         if let visibility = fields["visibility"] { rule.countingVisibility = try fraction(visibility) }
+        if let value = fields["rest_in_set"] {
+            let restInSet = try value.number()
+            guard rule.falls ? restInSet < rest : restInSet > rest else {
+                throw value.error("rest_in_set must lie on the turn's side of rest: \(rule.falls ? "below" : "above") \(rest)")
+            }
+            rule.restInSet = restInSet
+        }
         guard rule.minDurationMs >= 0, rule.maxDurationMs > rule.minDurationMs, rule.maxGapMs >= 0 else {
             throw value.error("durations must be ≥ 0, with max_duration_ms above min_duration_ms")
         }

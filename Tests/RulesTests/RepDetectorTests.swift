@@ -102,6 +102,20 @@ struct RepDetectorTests {
         #expect(found.count == 2)
     }
 
+    @Test("with rest_in_set, quick reps that come back short of the rest level part where the set's reps reach it; without, they merge")
+    func restInSet() {
+        var quick = Self.squat
+        quick.restInSet = 125
+        // Down to 80 and back to 175, then two reps parted at 135: short of 145, back 58 % of the way to the person's top.
+        let set: [(Double, Double?)] = [(0, 175), (1, 175), (2, 80), (3, 175), (3.2, 175), (4, 80), (5, 135), (5.9, 80), (7, 175), (8, 175)]
+        #expect(reps(set, rule: quick).count == 3)
+        #expect(reps(set).count == 2)
+        // A set that never comes back to the rest level has no levels of its own to part reps by.
+        #expect(reps([(0, 130), (1, 130), (2, 80), (3, 130), (4, 80), (5, 130), (6, 130)], rule: quick).isEmpty)
+        // Back to 126 (under half way from 80 to 175) parts nothing.
+        #expect(reps([(0, 175), (1, 175), (2, 80), (3, 175), (3.2, 175), (4, 80), (5, 126), (5.9, 80), (7, 175), (8, 175)], rule: quick).count == 2)
+    }
+
     @Test("setting up, a half dip, or sway short of the minimum range is no rep")
     func partialMovements() {
         let detection = Self.detect([(0, 175), (1, 175), (1.8, 148), (2.6, 175), (3, 170), (3.5, 176), (5, 175)])

@@ -52,6 +52,8 @@ struct RuleParsingTests {
         ("equal thresholds", minimal.replacingOccurrences(of: "active: 125", with: "active: 150"), 9, "must differ"),
         ("rhythm_min_range over min_range", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  rhythm_min_range: 30\n"), 10,
          "at most min_range"),
+        ("rest_in_set on the rest's far side", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  rest_in_set: 160\n"), 10,
+         "rest_in_set must lie on the turn's side of rest: below 150"),
         ("hold fault on reps", minimal.replacingOccurrences(of: "at: bottom", with: "at: hold"), 13, "belongs to a hold"),
         ("two movements", minimal + "\nhold:\n  when: []\n", 1, "exactly one of reps, hold"),
         ("wrong type", minimal.replacingOccurrences(of: "above: 100", with: "above: lots"), 14, "expected a number"),
