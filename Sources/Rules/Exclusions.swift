@@ -55,7 +55,7 @@ struct ExclusionFinder {
     static let feetSeen = 0.5
     static let steadyMs = 100
     /// A step is left out from this long before the feet's spacing first changes.
-    static let stepLeadMs = 500
+    static let stepLeadMs = 150
     /// Hips within this many body sizes of a place are still there.
     static let stillDistance = 0.1
 
@@ -155,8 +155,8 @@ struct ExclusionFinder {
         /// Where the place last was at the start, up to where it first reached its end: the walk alone.
         case walk
         /// From `stepLeadMs` before the place first left the start, to the end: the feet's
-        /// steps and the weight shifting onto one foot before them, but not the rise of a
-        /// last rep a second before (their spacing comes and goes as they pass).
+        /// steps and the weight shifting onto one foot before them, but not the end of a
+        /// rep's rise a moment before (their spacing comes and goes as they pass).
         case firstMove
     }
 

@@ -255,13 +255,14 @@ struct SessionCheckTests {
         #expect(scorers.without.score(session.track).report.repCount == session.reps.count + 1)
     }
 
-    @Test("a step half a second after the last rep is set-up from just before the feet move: the last rep's rise stays in it")
-    func stepAfterTheLastRep() throws {
-        // As in a public clip of a squatter who rises from the last rep and steps toward the
-        // camera: the second before the step was left out, and with it the end of the last rep.
+    @Test("a step soon after the last rep is set-up from just before the feet move: the last rep's rise stays in it", arguments: [500, 200])
+    func stepAfterTheLastRep(afterMilliseconds: Int) throws {
+        // As in public clips of a squatter who rises from the last rep and steps toward the
+        // camera, and of one who turns to face it between reps: the second before the step,
+        // then the half second before it, was left out, and with it the end of the rep.
         var set = Self.set("squat")
         let last = try #require(set.reps.last)
-        let stepStart = last.endMilliseconds + 500
+        let stepStart = last.endMilliseconds + afterMilliseconds
         // Standing still for two seconds more, then the step.
         let standing = try #require(set.track.frames.last)
         for frame in 1...60 {
