@@ -254,9 +254,9 @@ struct HoldRule: Sendable {
     /// tolerance of its median over the hold: getting into position and out of it is not holding.
     var steady: [SteadySignal] = []
     /// The hold starts and ends where the trunk and legs move slower than this
-    /// (body sizes a second, over `BodyMotion.settlingWindowMs`), or than twice
-    /// their median speed over the hold where the picture shakes more: a held
-    /// position has stopped moving into place.
+    /// (body sizes a second, over `BodyMotion.settlingWindowMs`), or than a
+    /// multiple of their median speed over the hold where the picture shakes
+    /// more (`HoldDetector.startShake`, `endShake`): a held position has stopped moving into place.
     var settledBelow: Double?
     /// Signals that end the hold where they were last measured, when they were
     /// measured through it and then not for the rest of it (`HoldDetector.endingWhereSeen`):

@@ -43,6 +43,14 @@ struct HoldDetector {
         return gap <= rule.maxGapMs || (gap <= Self.unseenGapMs && met[(last + 1)..<next].allSatisfy { $0 == nil })
     }
 
+    /// Where the picture shakes more than the rule's `settledBelow`, a hold
+    /// starts where the body moves under this many times the hold's median
+    /// speed: a person filmed by a phone keeps adjusting for a second or two
+    /// once in place, and MediaPipe's jitter on real footage comes and goes.
+    static let startShake = 2.5
+    /// And ends where it last moved under this many times it: leaving begins slowly.
+    static let endShake = 2.0
+
     /// `span` without the frames at either end where a steady signal is further
     /// than its tolerance from its median over the span, or none is measured,
     /// or the body moves faster than the rule lets a settled hold; nil when nothing settles.
@@ -56,13 +64,14 @@ struct HoldDetector {
             let measured = checks.compactMap { check in check.values[frame].map { abs($0 - check.median) <= check.tolerance } }
             return checks.isEmpty || (!measured.isEmpty && !measured.contains(false))
         }
-        // The body's speed limit: the rule's, or twice the hold's median where the picture shakes more.
-        let slowEnough = { (speeds: [Double?]) -> (Int) -> Bool in
+        // The body's speed limit: the rule's, or a multiple of the hold's median where the picture shakes more.
+        let slowEnough = { (speeds: [Double?], shake: Double) -> (Int) -> Bool in
             guard let limit = rule.settledBelow, !speeds.isEmpty else { return { _ in true } }
-            let bound = max(limit, 2 * (Self.middle(of: speeds, in: span) ?? 0))
+            let bound = max(limit, shake * (Self.middle(of: speeds, in: span) ?? 0))
             return { frame in speeds[frame].map { $0 < bound } ?? false }
         }
-        let (startsSlow, endsSlow) = (slowEnough(settling?.ahead ?? []), slowEnough(settling?.behind ?? []))
+        let startsSlow = slowEnough(settling?.ahead ?? [], Self.startShake)
+        let endsSlow = slowEnough(settling?.behind ?? [], Self.endShake)
         guard let first = span.first(where: { isSteady($0) && startsSlow($0) }),
               let last = span.last(where: { isSteady($0) && endsSlow($0) }), first <= last else { return nil }
         return first...last
