@@ -20,10 +20,11 @@ struct Exclusion: Equatable, Sendable {
     var reason: Reason
 
     /// Whether no rep may span it: every kind of span but a short loss of the
-    /// person (`no_pose` lasting at most `maxGapMs`), which is a gap in the
-    /// signal like any other — the person went on moving while the detector lost them.
+    /// person (`no_pose` or `unreliable` lasting at most `maxGapMs`), which is
+    /// a gap in the signal like any other — the person went on moving while the
+    /// detector lost them, and what it found in between is not read.
     func breaksReps(maxGapMs: Int, times: [Int]) -> Bool {
-        reason != .noPose || ExclusionFinder.duration(of: frames, times: times) > maxGapMs
+        !(reason == .noPose || reason == .unreliable) || ExclusionFinder.duration(of: frames, times: times) > maxGapMs
     }
 }
 
