@@ -19,12 +19,16 @@ struct Exclusion: Equatable, Sendable {
     var frames: ClosedRange<Int>
     var reason: Reason
 
+    /// Whether the person was lost here (nobody found, or found unreliably), rather
+    /// than left out for what they did.
+    var isLoss: Bool { reason == .noPose || reason == .unreliable }
+
     /// Whether no rep may span it: every kind of span but a short loss of the
-    /// person (`no_pose` or `unreliable` lasting at most `maxGapMs`), which is
-    /// a gap in the signal like any other — the person went on moving while the
-    /// detector lost them, and what it found in between is not read.
+    /// person (`isLoss`, lasting at most `maxGapMs`), which is a gap in the
+    /// signal like any other — the person went on moving while the detector
+    /// lost them, and what it found in between is not read.
     func breaksReps(maxGapMs: Int, times: [Int]) -> Bool {
-        !(reason == .noPose || reason == .unreliable) || ExclusionFinder.duration(of: frames, times: times) > maxGapMs
+        !isLoss || ExclusionFinder.duration(of: frames, times: times) > maxGapMs
     }
 }
 

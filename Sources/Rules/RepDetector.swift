@@ -168,11 +168,11 @@ struct RepDetector {
 
         let depth = cleaned.map { $0.map(self.depth) }
         let pivotsBySegment = segments.map { pivots(of: $0, depth: depth) }
-        let levels = setLevels ?? Self.levels(pivotsBySegment.flatMap(merged), rule: self, depth: depth)
+        let levels = setLevels ?? Self.levels(pivotsBySegment.flatMap { merged($0) }, rule: self, depth: depth)
         var reps: [RepSpan] = []
         var uncounted: [UncountedMovement] = []
         for pivots in pivotsBySegment {
-            let restored = levels.map { returned(pivots, typical: $0) } ?? merged(pivots)
+            let restored = merged(pivots, levels)
             for (index, pivot) in restored.enumerated() where pivot.isTurn {
                 guard index > 0, index + 1 < restored.count else { continue }
                 let before = restored[index - 1], after = restored[index + 1]
@@ -326,16 +326,11 @@ struct RepDetector {
         return pivots
     }
 
-    /// Rests that are not at the rule's rest level are no rests: the turns on
-    /// either side of one are one movement (the deeper turn is kept).
-    private func merged(_ pivots: [Pivot]) -> [Pivot] {
-        dropping(pivots) { $0.depth > restDepth }
-    }
-
-    /// Rests short of the rest level, or not back far enough toward the person's
-    /// typical rest (`isRest`), are merged likewise.
-    private func returned(_ pivots: [Pivot], typical: (rest: Double, turn: Double)) -> [Pivot] {
-        dropping(pivots) { !isRest($0.depth, typical) }
+    /// Rests that are no rests (`isRest`: short of the rest level, or with the
+    /// person's `levels`, not back far enough toward their typical rest): the
+    /// turns on either side of one are one movement (the deeper turn is kept).
+    private func merged(_ pivots: [Pivot], _ levels: (rest: Double, turn: Double)? = nil) -> [Pivot] {
+        dropping(pivots) { !isRest($0.depth, levels) }
     }
 
     /// Removes every interior rest pivot `unrested` says is no rest, with the shallower of its two turns.

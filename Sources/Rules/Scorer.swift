@@ -75,9 +75,9 @@ public struct Scorer: Sendable {
             for exclusion in exclusions where exclusion.breaksReps(maxGapMs: repRule.maxGapMs, times: times) {
                 for frame in exclusion.frames { breaks[frame] = true }
             }
-            // Lost with the person (nobody found, or found unreliably): not a span left out for what the person did.
+            // Unseen where the person was lost, not where a span was left out for what they did.
             var unseen = keyValues.map { $0 == nil }
-            for exclusion in exclusions where exclusion.reason != .noPose && exclusion.reason != .unreliable {
+            for exclusion in exclusions where !exclusion.isLoss {
                 for frame in exclusion.frames { unseen[frame] = false }
             }
             session.scoreReps(repRule, keyValues: keyValues, series: series, breaks: breaks, unseen: unseen)
