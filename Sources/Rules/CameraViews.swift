@@ -31,25 +31,57 @@ enum CameraViews {
     /// Per frame, the most common view within half a second either way, so that
     /// a frame or two read otherwise does not flip how the frame is measured.
     static func steady(_ views: [CameraView?], times: [Int]) -> [CameraView?] {
-        var counts: [CameraView: Int] = [:]
+        var counts = ViewCounts()
         var low = 0, high = -1
         return times.indices.map { frame in
             while high + 1 < times.count, times[high + 1] - times[frame] <= 500 {
                 high += 1
-                if let view = views[high] { counts[view, default: 0] += 1 }
+                if let view = views[high] { counts.add(view, 1) }
             }
             while times[frame] - times[low] > 500 {
-                if let view = views[low] { counts[view]! -= 1 }
+                if let view = views[low] { counts.add(view, -1) }
                 low += 1
             }
-            return CameraView.allCases.filter { (counts[$0] ?? 0) > 0 }.max { counts[$0]! < counts[$1]! }
+            return counts.mostCommon
         }
     }
 
     /// The most common view among `frames`, or nil when none has one.
     static func dominant(_ views: [CameraView?], in frames: some Sequence<Int>) -> CameraView? {
-        var counts: [CameraView: Int] = [:]
-        for frame in frames { if let view = views[frame] { counts[view, default: 0] += 1 } }
-        return CameraView.allCases.filter { counts[$0] != nil }.max { counts[$0]! < counts[$1]! }
+        var counts = ViewCounts()
+        for frame in frames { if let view = views[frame] { counts.add(view, 1) } }
+        return counts.mostCommon
     }
+
+    /// The views seen among `frames`.
+    static func seen(_ views: [CameraView?], in frames: some Sequence<Int>) -> Set<CameraView> {
+        var counts = ViewCounts()
+        for frame in frames { if let view = views[frame] { counts.add(view, 1) } }
+        return counts.seen
+    }
+}
+
+/// Frames counted per view, in a fixed array: views are counted for every
+/// frame, and a dictionary would hash each view's name.
+private struct ViewCounts {
+    private static let views = CameraView.allCases
+    private var counts = [Int](repeating: 0, count: views.count)
+
+    mutating func add(_ view: CameraView, _ frames: Int) {
+        switch view {
+        case .front: counts[0] += frames
+        case .threeQuarter: counts[1] += frames
+        case .side: counts[2] += frames
+        case .back: counts[3] += frames
+        }
+    }
+
+    /// The view with the most frames (the first in `CameraView.allCases` on a tie), or nil for none.
+    var mostCommon: CameraView? {
+        var best: Int?
+        for index in counts.indices where counts[index] > 0 && counts[index] > (best.map { counts[$0] } ?? 0) { best = index }
+        return best.map { Self.views[$0] }
+    }
+
+    var seen: Set<CameraView> { Set(counts.indices.filter { counts[$0] > 0 }.map { Self.views[$0] }) }
 }

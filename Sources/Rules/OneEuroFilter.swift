@@ -3,39 +3,65 @@
 /// that still landmarks are steady and fast ones do not lag. `valueScale`
 /// expresses speeds in object sizes for image landmarks (MediaPipe's value
 /// scaling); world landmarks use 1.
+///
+/// One filter smooths the points observed together in a sample (a pose's
+/// landmarks, `channels` of them), each coordinate on its own; what depends
+/// only on the time step is worked out once a sample.
 struct OneEuroFilter {
     let parameters: OneEuroParameters
     private var lastTime: Int?
-    private var lastRaw: Double?
-    private var lastFiltered: Double?
-    private var lastDerivative = 0.0
+    /// The current sample's step in seconds, or nil when it starts the filter afresh.
+    private var interval: Double?
+    /// The smoothing factor of the speeds at this step (their cutoff is fixed).
+    private var derivativeAlpha = 0.0
+    private var channels: [Channel]
 
-    init(_ parameters: OneEuroParameters) {
-        self.parameters = parameters
+    /// One point's last sample: as observed, as filtered, and its smoothed speed.
+    private struct Channel {
+        var raw = Point.zero
+        var filtered = Point.zero
+        var derivative = Point.zero
     }
 
-    /// Filters `value` observed at `milliseconds`, a time after the previous one.
-    mutating func filter(_ value: Double, at milliseconds: Int, valueScale: Double = 1) -> Double {
-        guard let lastTime, let lastRaw, let lastFiltered, milliseconds > lastTime else {
-            self.lastTime = milliseconds
-            self.lastRaw = value
-            self.lastFiltered = value
+    init(_ parameters: OneEuroParameters, channels: Int = 1) {
+        self.parameters = parameters
+        self.channels = Array(repeating: Channel(), count: channels)
+    }
+
+    /// Starts the sample observed at `milliseconds`; a time not after the previous one starts afresh.
+    mutating func advance(to milliseconds: Int) {
+        if let lastTime, milliseconds > lastTime {
+            let interval = Double(milliseconds - lastTime) / 1000
+            self.interval = interval
+            derivativeAlpha = 1 / (1 + 1 / (2 * Double.pi * parameters.derivativeCutoff * interval))
+        } else {
+            interval = nil
+        }
+        lastTime = milliseconds
+    }
+
+    /// Filters one channel's point in the current sample.
+    mutating func filter(_ channel: Int, _ value: Point, valueScale: Double = 1) -> Point {
+        var last = channels[channel]
+        defer { channels[channel] = last }
+        guard let interval else {
+            (last.raw, last.filtered) = (value, value)
             return value
         }
-        let interval = Double(milliseconds - lastTime) / 1000
-        let derivative = (value - lastRaw) * valueScale / interval
-        lastDerivative = Self.smooth(derivative, previous: lastDerivative, cutoff: parameters.derivativeCutoff, interval: interval)
-        let cutoff = parameters.minCutoff + parameters.beta * abs(lastDerivative)
-        let filtered = Self.smooth(value, previous: lastFiltered, cutoff: cutoff, interval: interval)
-        self.lastTime = milliseconds
-        self.lastRaw = value
-        self.lastFiltered = filtered
-        return filtered
-    }
-
-    private static func smooth(_ value: Double, previous: Double, cutoff: Double, interval: Double) -> Double {
+        let derivative = (value - last.raw) * valueScale / interval
+        last.derivative += derivativeAlpha * (derivative - last.derivative)
+        let speed = Point(abs(last.derivative.x), abs(last.derivative.y), abs(last.derivative.z))
+        let cutoff = parameters.minCutoff + parameters.beta * speed
         // alpha = 1 / (1 + tau / te), tau = 1 / (2π·cutoff), te = the sampling interval.
         let alpha = 1 / (1 + 1 / (2 * Double.pi * cutoff * interval))
-        return previous + alpha * (value - previous)
+        last.filtered += alpha * (value - last.filtered)
+        last.raw = value
+        return last.filtered
+    }
+
+    /// Filters the only channel's `value` observed at `milliseconds`.
+    mutating func filter(_ value: Double, at milliseconds: Int, valueScale: Double = 1) -> Double {
+        advance(to: milliseconds)
+        return filter(0, Point(value, 0, 0), valueScale: valueScale).x
     }
 }

@@ -100,6 +100,7 @@ struct PreparedTrack {
                 filters = smoothing.map { SmoothingFilters(parameters: $0, landmarks: needed.count) }
             }
             lastPoseTime = frame.timestampMilliseconds
+            filters?.advance(to: frame.timestampMilliseconds)
             let objectScale = sizes[frameIndex]
             for (slot, landmark) in needed.enumerated() {
                 let index = SideSwaps.mirrored(landmark, in: swapped)
@@ -107,9 +108,9 @@ struct PreparedTrack {
                 var worldPoint = Point(Double(row.x), Double(row.y), Double(row.z))
                 var imagePoint = pixels[landmark]
                 if filters != nil {
-                    worldPoint = filters!.world(slot, worldPoint, at: frame.timestampMilliseconds)
+                    worldPoint = filters!.world(slot, worldPoint)
                     if imageSpace {
-                        imagePoint = filters!.image(slot, imagePoint, at: frame.timestampMilliseconds, scale: 1 / objectScale)
+                        imagePoint = filters!.image(slot, imagePoint, scale: 1 / objectScale)
                     }
                 }
                 world[slot][frameIndex] = worldPoint
@@ -166,12 +167,12 @@ struct PreparedTrack {
 
     /// MediaPipe's object scale: the mean of the landmarks' bounding box sides, in pixels.
     static func objectScale(_ pixels: [Point]) -> Double {
-        var low = pixels[0], high = pixels[0]
+        var (left, right, top, bottom) = (pixels[0].x, pixels[0].x, pixels[0].y, pixels[0].y)
         for pixel in pixels {
-            low = pointwiseMin(low, pixel)
-            high = pointwiseMax(high, pixel)
+            (left, right) = (min(left, pixel.x), max(right, pixel.x))
+            (top, bottom) = (min(top, pixel.y), max(bottom, pixel.y))
         }
-        return max(1, ((high.x - low.x) + (high.y - low.y)) / 2)
+        return max(1, ((right - left) + (bottom - top)) / 2)
     }
 
     /// Each wrist gets the nearest hand whose own wrist is close to it in the
@@ -223,28 +224,26 @@ struct PreparedTrack {
     }
 }
 
-/// One Euro filters for every coordinate of the landmarks a rule reads.
+/// One Euro filters for the landmarks a rule reads, in world and in image coordinates.
 private struct SmoothingFilters {
-    /// Three a landmark (x, y, z) for world coordinates, two (x, y) for image ones.
-    private var world: [OneEuroFilter]
-    private var image: [OneEuroFilter]
+    /// A channel a landmark (x, y, z); image points have z 0.
+    private var world: OneEuroFilter
+    private var image: OneEuroFilter
 
     init(parameters: LandmarkSmoothing, landmarks: Int) {
-        world = Array(repeating: OneEuroFilter(parameters.world), count: landmarks * 3)
-        image = Array(repeating: OneEuroFilter(parameters.image), count: landmarks * 2)
+        world = OneEuroFilter(parameters.world, channels: landmarks)
+        image = OneEuroFilter(parameters.image, channels: landmarks)
     }
 
-    mutating func world(_ slot: Int, _ point: Point, at time: Int) -> Point {
-        Point(
-            world[slot * 3].filter(point.x, at: time), world[slot * 3 + 1].filter(point.y, at: time),
-            world[slot * 3 + 2].filter(point.z, at: time))
+    /// Starts the frame at `time`, before its landmarks are filtered.
+    mutating func advance(to time: Int) {
+        world.advance(to: time)
+        image.advance(to: time)
     }
 
-    mutating func image(_ slot: Int, _ point: Point, at time: Int, scale: Double) -> Point {
-        Point(
-            image[slot * 2].filter(point.x, at: time, valueScale: scale),
-            image[slot * 2 + 1].filter(point.y, at: time, valueScale: scale), 0)
-    }
+    mutating func world(_ slot: Int, _ point: Point) -> Point { world.filter(slot, point) }
+
+    mutating func image(_ slot: Int, _ point: Point, scale: Double) -> Point { image.filter(slot, point, valueScale: scale) }
 }
 
 extension PreparedTrack.Crowd {

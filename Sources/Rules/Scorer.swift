@@ -57,7 +57,8 @@ public struct Scorer: Sendable {
 
         let framesWithPose = prepared.hasPose.filter { $0 }.count
         if framesWithPose == 0 && !times.isEmpty { session.warnings.append("no_person: nobody was found in \(times.count) frame(s)") }
-        let judgedSomewhere = rule.faults.filter { fault in fault.views.map { views in session.viewsSeen.contains { views.contains($0) } } ?? true }
+        let viewsSeen = session.viewsSeen
+        let judgedSomewhere = rule.faults.filter { fault in fault.views.map { views in viewsSeen.contains { views.contains($0) } } ?? true }
         // Only what this session is judged on: a front-view fault's landmarks do not matter from the side.
         let judged = rule.signalsJudged(by: judgedSomewhere)
         session.warnings += SessionChecks.visibilityWarnings(

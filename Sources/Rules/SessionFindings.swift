@@ -31,7 +31,7 @@ struct SessionFindings {
 
     /// The views of the scored frames.
     var viewsSeen: Set<CameraView> {
-        Set(times.indices.compactMap { scored[$0] ? views[$0] : nil })
+        CameraViews.seen(views, in: times.indices.lazy.filter { scored[$0] })
     }
 
     // MARK: - Reps

@@ -68,6 +68,7 @@ struct SideSwaps {
 
     /// The landmark read in place of `index` when `limbs` are swapped.
     static func mirrored(_ index: Int, in swapped: Set<Limbs>) -> Int {
+        guard !swapped.isEmpty else { return index }
         for limbs in swapped {
             for (left, right) in limbs.pairs {
                 if index == left { return right }

@@ -11,6 +11,30 @@ struct SignalSeries {
     var workingSides: [BodySide?]?
 }
 
+/// A body length in world and in image space (1 where it was not measured);
+/// read for every frame of a signal, so kept apart rather than in a dictionary.
+private struct BodyScale {
+    var world = 1.0
+    var image = 1.0
+
+    subscript(space: SignalDefinition.Space) -> Double {
+        get {
+            switch space {
+            case .world: world
+            case .image: image
+            case .side, .front: 1
+            }
+        }
+        set {
+            switch space {
+            case .world: world = newValue
+            case .image: image = newValue
+            case .side, .front: break
+            }
+        }
+    }
+}
+
 /// What every signal of a session shares: the prepared frames, the trust
 /// threshold, body scales and the direction the person faces.
 struct SignalContext {
@@ -19,8 +43,8 @@ struct SignalContext {
     /// Per frame, the camera's steady view: `space: side` and `space: front` read
     /// image coordinates where it is theirs, world coordinates elsewhere.
     var views: [CameraView?] = []
-    private let torso: [SignalDefinition.Space: Double]
-    private let shoulders: [SignalDefinition.Space: Double]
+    private let torso: BodyScale
+    private let shoulders: BodyScale
     /// The horizontal direction the person faces, world coordinates (unit or zero).
     let facing: Point
     /// +1 when the person faces right in the image, −1 when left.
@@ -30,7 +54,7 @@ struct SignalContext {
     init(track: PreparedTrack, threshold: Double, imageSpace: Bool) {
         self.track = track
         self.threshold = threshold
-        var torso: [SignalDefinition.Space: Double] = [:], shoulders: [SignalDefinition.Space: Double] = [:]
+        var torso = BodyScale(), shoulders = BodyScale()
         var facings: [Point] = [], imageFacings: [Double] = []
         for space in imageSpace ? [SignalDefinition.Space.world, .image] : [.world] {
             var torsos: [Double] = [], widths: [Double] = []
@@ -58,7 +82,7 @@ struct SignalContext {
     }
 
     func scale(_ scale: SignalDefinition.Scale, in space: SignalDefinition.Space) -> Double {
-        max(1e-6, (scale == .torso ? torso : shoulders)[space] ?? 1)
+        max(1e-6, (scale == .torso ? torso : shoulders)[space])
     }
 
     /// A trusted landmark's position in `space`, or nil.
@@ -353,20 +377,29 @@ func jitter(_ values: [Double?], stride: Int = 1) -> Double? {
 
 /// The 10th to the 90th percentile of the values present, when at least `count` are; nil otherwise.
 func middleRange(_ values: [Double?], atLeast count: Int) -> ClosedRange<Double>? {
-    let present = values.compactMap { $0 }.sorted()
+    var present = values.compactMap { $0 }
     guard present.count >= max(count, 1) else { return nil }
-    return present[present.count / 10]...present[present.count * 9 / 10]
+    let (low, high) = (present.count / 10, present.count * 9 / 10)
+    present.select(high)
+    present.select(low, within: 0..<high)
+    return present[low]...present[high]
 }
 
 /// The middle of some values, the upper one of an even count (a value that
 /// occurs, unlike the median), or nil for none.
 func upperMedian<Value: Comparable>(_ values: [Value]) -> Value? {
-    values.isEmpty ? nil : values.sorted()[values.count / 2]
+    guard !values.isEmpty else { return nil }
+    var values = values
+    values.select(values.count / 2)
+    return values[values.count / 2]
 }
 
 /// The median of some values, or nil for none.
 func median(_ values: [Double]) -> Double? {
     guard !values.isEmpty else { return nil }
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    var values = values
+    let upper = values.count / 2
+    values.select(upper)
+    // The lower middle of an even count is the largest of the values before the upper one.
+    return values.count % 2 == 1 ? values[upper] : (values[..<upper].max()! + values[upper]) / 2
 }

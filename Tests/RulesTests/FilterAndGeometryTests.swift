@@ -44,6 +44,23 @@ struct OneEuroFilterTests {
         // In pixels: 10 px in 33 ms. Scaled by a 500 px object, that is slow, so smoothed harder.
         #expect(scaled.filter(10, at: 33, valueScale: 1.0 / 500) < unscaled.filter(10, at: 33))
     }
+
+    @Test("one filter of several points smooths every coordinate as a filter of its own would, bit for bit")
+    func channels() {
+        var together = OneEuroFilter(Self.world, channels: 2)
+        var apart = Array(repeating: OneEuroFilter(Self.world), count: 6)
+        for frame in 0..<60 {
+            let time = frame == 30 ? 29 * 33 : frame * 33  // a time repeated starts afresh
+            together.advance(to: time)
+            for channel in 0..<2 {
+                let point = Point(sin(Double(frame + channel) / 4), Double(frame * channel) * 0.03, frame % 2 == 0 ? 0.01 : -0.01)
+                let smoothed = together.filter(channel, point, valueScale: 0.5)
+                for axis in 0..<3 {
+                    #expect(smoothed[axis] == apart[channel * 3 + axis].filter(point[axis], at: time, valueScale: 0.5))
+                }
+            }
+        }
+    }
 }
 
 @Suite("Geometry")
