@@ -105,7 +105,9 @@ struct ExclusionFinder {
     }
 
     /// Frames where the feet step: one ankle moves `stepDistance` body sizes or
-    /// more against the other in `travelMs` (both seen at `feetSeen`). Read as
+    /// more against the other in `travelMs` (both seen at `feetSeen`, and in the
+    /// picture: MediaPipe guesses feet below its edge at visibilities up to 0.7,
+    /// wandering and crossing, when the framing cuts the person off). Read as
     /// how far apart the feet are across and down the picture, so a camera that
     /// pans moves nothing and nor do left and right mistaken for each other, and
     /// as the median within `steadyMs`, so a landmark's jump for a frame or
@@ -114,8 +116,8 @@ struct ExclusionFinder {
         let (left, right) = (track.slot(PoseLandmark.leftAnkle), track.slot(PoseLandmark.rightAnkle))
         guard let size = typicalSize, left >= 0, right >= 0 else { return times.map { _ in false } }
         let apart = times.indices.map { frame -> Point? in
-            guard track.hasPose[frame], track.visibility[left][frame] >= Self.feetSeen,
-                  track.visibility[right][frame] >= Self.feetSeen else { return nil }
+            guard track.hasPose[frame], track.visibility[left][frame] >= Self.feetSeen, track.visibility[right][frame] >= Self.feetSeen,
+                  track.inPicture(left, frame), track.inPicture(right, frame) else { return nil }
             let apart = track.image[left][frame] - track.image[right][frame]
             return Point(abs(apart.x), abs(apart.y), 0)
         }

@@ -134,6 +134,12 @@ struct PreparedTrack {
     /// Whether a hand was matched to either wrist in any frame.
     var hasMatchedHands: Bool { leftHands.contains { $0 != nil } || rightHands.contains { $0 != nil } }
 
+    /// Whether a landmark (by slot) lies within the picture in a frame.
+    func inPicture(_ slot: Int, _ frame: Int) -> Bool {
+        let point = image[slot][frame]
+        return (0...width).contains(point.x) && (0...height).contains(point.y)
+    }
+
     /// The slot of a landmark index (every index a rule reads has one).
     func slot(_ index: Int) -> Int { slots[index] }
 

@@ -304,6 +304,34 @@ struct SessionCheckTests {
         #expect(setup.startMilliseconds > last.endMilliseconds && setup.startMilliseconds < stepStart, "\(setup)")
     }
 
+    @Test("feet below the picture's edge are no step, however MediaPipe's guesses of them wander; the same wandering in the picture is", arguments: [1.15, 0.9] as [Float])
+    func feetOutOfThePicture(footHeight: Float) throws {
+        // As in a public clip of front squats framed from the shins up: MediaPipe guessed the
+        // ankles below the picture at visibility 0.6–0.7, crossing and wandering while the man
+        // stood between reps, and the "step" left a rep's start out.
+        var set = Self.set("squat")
+        let (first, second) = try (#require(set.reps.first), set.reps[1])
+        for index in set.track.frames.indices where !set.track.frames[index].poses.isEmpty {
+            let time = set.track.frames[index].timestampMilliseconds
+            // Over the first rep the guesses cross and come back, 0.2 of the picture's width each way.
+            let wander: Float = time > first.startMilliseconds && time < second.startMilliseconds
+                ? 0.2 * Float(sin(Double(time - first.startMilliseconds) / 300)) : 0
+            for (foot, side) in [(27, 1), (29, 1), (31, 1), (28, -1), (30, -1), (32, -1)] as [(Int, Float)] {
+                set.track.frames[index].poses[0].landmarks[foot].y = footHeight
+                set.track.frames[index].poses[0].landmarks[foot].x += side * wander
+                set.track.frames[index].poses[0].landmarks[foot].visibility = 0.65
+            }
+        }
+        let report = try Self.score("squat", set.track)
+        let steps = report.excluded.filter { $0.reason == "setup" }
+        if footHeight > 1 {
+            #expect(steps.isEmpty, "\(report.excluded)")
+            #expect(report.repCount == set.reps.count)
+        } else {
+            #expect(!steps.isEmpty, "feet seen wandering in the picture step: \(report.excluded)")
+        }
+    }
+
     @Test("walking in, the hips' travel and the feet's steps are one span of set-up, and the last steps into place are no rep")
     func walkInIsOneSpan() throws {
         // A tuning set: walks in and picks up the weights, filmed three-quarter; the steps into
