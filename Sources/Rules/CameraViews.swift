@@ -48,16 +48,12 @@ enum CameraViews {
 
     /// The most common view among `frames`, or nil when none has one.
     static func dominant(_ views: [CameraView?], in frames: some Sequence<Int>) -> CameraView? {
-        var counts = ViewCounts()
-        for frame in frames { if let view = views[frame] { counts.add(view, 1) } }
-        return counts.mostCommon
+        ViewCounts(views, in: frames).mostCommon
     }
 
     /// The views seen among `frames`.
     static func seen(_ views: [CameraView?], in frames: some Sequence<Int>) -> Set<CameraView> {
-        var counts = ViewCounts()
-        for frame in frames { if let view = views[frame] { counts.add(view, 1) } }
-        return counts.seen
+        ViewCounts(views, in: frames).seen
     }
 }
 
@@ -66,6 +62,13 @@ enum CameraViews {
 private struct ViewCounts {
     private static let views = CameraView.allCases
     private var counts = [Int](repeating: 0, count: views.count)
+
+    init() {}
+
+    /// The views of `frames`, counted.
+    init(_ views: [CameraView?], in frames: some Sequence<Int>) {
+        for frame in frames { if let view = views[frame] { add(view, 1) } }
+    }
 
     mutating func add(_ view: CameraView, _ frames: Int) {
         switch view {
@@ -79,7 +82,7 @@ private struct ViewCounts {
     /// The view with the most frames (the first in `CameraView.allCases` on a tie), or nil for none.
     var mostCommon: CameraView? {
         var best: Int?
-        for index in counts.indices where counts[index] > 0 && counts[index] > (best.map { counts[$0] } ?? 0) { best = index }
+        for index in counts.indices where counts[index] > (best.map { counts[$0] } ?? 0) { best = index }
         return best.map { Self.views[$0] }
     }
 
