@@ -33,7 +33,7 @@ struct OneEuroFilter {
         if let lastTime, milliseconds > lastTime {
             let interval = Double(milliseconds - lastTime) / 1000
             self.interval = interval
-            derivativeAlpha = 1 / (1 + 1 / (2 * Double.pi * parameters.derivativeCutoff * interval))
+            derivativeAlpha = Self.alpha(cutoff: Point(repeating: parameters.derivativeCutoff), interval: interval).x
         } else {
             interval = nil
         }
@@ -52,11 +52,14 @@ struct OneEuroFilter {
         last.derivative += derivativeAlpha * (derivative - last.derivative)
         let speed = Point(abs(last.derivative.x), abs(last.derivative.y), abs(last.derivative.z))
         let cutoff = parameters.minCutoff + parameters.beta * speed
-        // alpha = 1 / (1 + tau / te), tau = 1 / (2π·cutoff), te = the sampling interval.
-        let alpha = 1 / (1 + 1 / (2 * Double.pi * cutoff * interval))
-        last.filtered += alpha * (value - last.filtered)
+        last.filtered += Self.alpha(cutoff: cutoff, interval: interval) * (value - last.filtered)
         last.raw = value
         return last.filtered
+    }
+
+    /// alpha = 1 / (1 + tau / te), tau = 1 / (2π·cutoff), te = the sampling interval; coordinate by coordinate.
+    private static func alpha(cutoff: Point, interval: Double) -> Point {
+        1 / (1 + 1 / (2 * Double.pi * cutoff * interval))
     }
 
     /// Filters the only channel's `value` observed at `milliseconds`.
