@@ -15,6 +15,19 @@ extension Reduction {
         }
     }
 
+    /// `values` with each that lies between two neighbouring frames' values
+    /// replaced by the median of the three: a spike one frame long is gone, a
+    /// peak over two frames or more stays whole (a wider median, like the rep
+    /// signal's, would blunt a quick rep's extreme), and a value beside a gap is kept.
+    static func withoutSpikes(_ values: [Double?]) -> [Double?] {
+        var result = values
+        for frame in values.indices.dropFirst().dropLast() {
+            guard let before = values[frame - 1], let value = values[frame], let after = values[frame + 1] else { continue }
+            result[frame] = Swift.max(Swift.min(before, value), Swift.min(Swift.max(before, value), after))
+        }
+        return result
+    }
+
     /// How far either side of a moment its value is read, at most.
     static let momentWindowMs = 100
 

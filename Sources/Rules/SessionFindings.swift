@@ -44,8 +44,13 @@ struct SessionFindings {
         let judge = FaultJudge(series: series, times: times, phases: repRule.phases, repSignal: repRule.signal, repFalls: repRule.falls)
         var uncounted = detection.uncounted
         var counted: [RepSpan] = []
+        // Reduced over a rep, a condition's signal is read without its one-frame spikes,
+        // so that one glitched landmark neither stops a rep nor lets an idle movement through.
+        let despiked = Dictionary(repRule.require.filter { $0.reduce != nil }.compactMap { requirement in
+            series[requirement.condition.signal].map { (requirement.condition.signal, Reduction.withoutSpikes($0.values)) }
+        }, uniquingKeysWith: { first, _ in first })
         for span in detection.reps {
-            if let failed = repRule.require.first(where: { !meets($0, span, series) }) {
+            if let failed = repRule.require.first(where: { !meets($0, span, series, despiked: despiked) }) {
                 uncounted.append(UncountedMovement(
                     start: span.start, turn: span.turn, end: span.end, reason: .requirement(signal: failed.condition.signal)))
             } else {
@@ -98,11 +103,13 @@ struct SessionFindings {
     }
 
     /// Whether a rep meets a `require` condition, at its turn or reduced over
-    /// the rep; one that cannot be measured (its landmarks hidden) does not stop the rep.
-    private func meets(_ requirement: RepCondition, _ span: RepSpan, _ series: [String: SignalSeries]) -> Bool {
+    /// the rep (the `despiked` values); one that cannot be measured (its landmarks hidden) does not stop the rep.
+    private func meets(
+        _ requirement: RepCondition, _ span: RepSpan, _ series: [String: SignalSeries], despiked: [String: [Double?]]
+    ) -> Bool {
         guard let values = series[requirement.condition.signal]?.values else { return true }
         let frames = span.start...span.end
-        let value = requirement.reduce.map { $0.apply(to: values, in: frames, turn: span.turn, times: times) }
+        let value = requirement.reduce.map { $0.apply(to: despiked[requirement.condition.signal] ?? values, in: frames, turn: span.turn, times: times) }
             ?? Reduction.value(values, at: span.turn, within: frames, times: times)
         guard let value else { return true }
         return requirement.condition.bound.isMet(by: value)
