@@ -140,6 +140,8 @@ struct HeldOutAccuracyTests {
 /// (`SPOTTER_TUNING_EXERCISE=lunge` for one exercise; `SPOTTER_TUNING_MORE=N` adds N more
 /// sets, `SPOTTER_TUNING_IDLE=N` N more idle sets; `SPOTTER_TUNING_TRACKS=DIR` writes
 /// every tuning set's track there, as EXERCISE-SEED.jsonl, to look at with `spotter analyze --landmarks`).
+/// `swift test` at times drops the last lines the test process prints (the idle sets'); the test
+/// binary run on its own prints them all: `.build/debug/SpotterPackageTests.xctest --testing-library swift-testing --filter TuningSeeds`.
 @Suite(
     "WorkoutSimulator tuning seeds", .serialized,
     .enabled(if: ProcessInfo.processInfo.environment["SPOTTER_TUNING"] == "1", "tuning runs only with SPOTTER_TUNING=1"))
