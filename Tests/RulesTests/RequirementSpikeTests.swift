@@ -22,7 +22,7 @@ struct RequirementSpikeTests {
 
     @Test("a curl whose elbow is thrown forward for one frame at the top still counts; thrown for a fifth of a second, it is an arm swing")
     func glitchedElbow() throws {
-        var set = SessionCheckTests.set("bicep_curl") { $0.camera = .left }
+        let set = SessionCheckTests.set("bicep_curl") { $0.camera = .left }
         let before = try SessionCheckTests.score("bicep_curl", set.track)
         try #require(before.repCount == set.reps.count)
         let top = before.reps[1].bottomMilliseconds
