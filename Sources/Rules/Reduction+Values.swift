@@ -23,7 +23,7 @@ extension Reduction {
         var result = values
         for frame in values.indices.dropFirst().dropLast() {
             guard let before = values[frame - 1], let value = values[frame], let after = values[frame + 1] else { continue }
-            result[frame] = Swift.max(Swift.min(before, value), Swift.min(Swift.max(before, value), after))
+            result[frame] = medianOfThree(before, value, after)
         }
         return result
     }

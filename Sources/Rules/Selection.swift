@@ -16,7 +16,7 @@ extension MutableCollection where Self: RandomAccessCollection, Element: Compara
                 return
             }
             let middle = index(low, offsetBy: distance(from: low, to: high) / 2)
-            let pivot = Swift.max(Swift.min(self[low], self[middle]), Swift.min(Swift.max(self[low], self[middle]), self[high]))
+            let pivot = medianOfThree(self[low], self[middle], self[high])
             // [low, less) < pivot, [less, next) == pivot, (greater, high] > pivot.
             var less = low, next = low, greater = high
             while next <= greater {
@@ -40,4 +40,9 @@ extension MutableCollection where Self: RandomAccessCollection, Element: Compara
             }
         }
     }
+}
+
+/// The middle one of three values.
+func medianOfThree<Value: Comparable>(_ a: Value, _ b: Value, _ c: Value) -> Value {
+    max(min(a, b), min(max(a, b), c))
 }
