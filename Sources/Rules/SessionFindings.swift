@@ -81,7 +81,8 @@ struct SessionFindings {
         uncountedCount = uncounted.count
         let key = series[repRule.signal]!
         warnings += UncountedWarnings(rule: repRule, signal: key.definition, times: times)
-            .warnings(uncounted.sorted { $0.turn < $1.turn }, counted: reps.count, levels: detection.levels, values: keyValues)
+            .warnings(uncounted.sorted { $0.turn < $1.turn }, counted: reps.count, levels: detection.levels, values: keyValues,
+                      sides: key.left.flatMap { left in key.right.map { (left, $0) } })
     }
 
     /// A counted rep kept clear of the losses where hidden reps were counted.

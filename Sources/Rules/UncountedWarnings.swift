@@ -9,11 +9,13 @@ struct UncountedWarnings {
     let times: [Int]
 
     func warnings(
-        _ uncounted: [UncountedMovement], counted: Int, levels: (rest: Double, turn: Double)?, values: [Double?]
+        _ uncounted: [UncountedMovement], counted: Int, levels: (rest: Double, turn: Double)?, values: [Double?],
+        sides: (left: [Double?], right: [Double?])? = nil
     ) -> [String] {
         if counted == 0 {
             let present = values.compactMap { $0 }
-            guard let low = present.min(), let high = present.max(), high - low >= rule.minRange else { return [] }
+            guard let low = present.min(), let high = present.max() else { return [] }
+            guard high - low >= rule.minRange else { return oneSideAlone(sides, low: low, high: high).map { [$0] } ?? [] }
             let why = uncounted.first.map { describe($0.reason, levels: levels) } ?? "no movement went from rest to a turn and back"
             return ["no_reps: \(signal.name) moved between \(format(low)) and \(format(high)) but no rep was counted: \(why)"]
         }
@@ -22,6 +24,25 @@ struct UncountedWarnings {
         let more = uncounted.count > 3 ? "; and \(uncounted.count - 3) more" : ""
         let movements = uncounted.count == 1 ? "1 movement" : "\(uncounted.count) movements"
         return ["uncounted: \(movements) of \(signal.name) not counted as reps: \(shown.joined(separator: "; "))\(more)"]
+    }
+
+    /// Where a signal reads one value of two sides (`min`, `max`) and stayed
+    /// still, the side that alone made a rep's movement: "no_reps: knee moved
+    /// between 92° and 171° on the left side alone; …" (a lateral lunge bends one knee).
+    private func oneSideAlone(_ sides: (left: [Double?], right: [Double?])?, low: Double, high: Double) -> String? {
+        guard let sides, signal.side == .min || signal.side == .max else { return nil }
+        let moved: [(name: String, low: Double, high: Double)] = [("left", sides.left), ("right", sides.right)].compactMap { name, values in
+            let present = values.compactMap { $0 }
+            guard let sideLow = present.min(), let sideHigh = present.max(), sideHigh - sideLow >= rule.minRange,
+                  rule.falls ? sideLow <= rule.active : sideHigh >= rule.active else { return nil }
+            return (name, sideLow, sideHigh)
+        }
+        guard let first = moved.first else { return nil }
+        let (from, to) = (moved.map(\.low).min()!, moved.map(\.high).max()!)
+        let which = signal.side == .max ? "larger" : "smaller"
+        return "no_reps: \(signal.name) moved between \(format(from)) and \(format(to)) "
+            + (moved.count == 1 ? "on the \(first.name) side alone" : "on one side at a time")
+            + "; a rep moves both sides, and the \(which) of the two moved only between \(format(low)) and \(format(high))"
     }
 
     private func describe(_ reason: UncountedMovement.Reason, levels: (rest: Double, turn: Double)?) -> String {

@@ -453,3 +453,23 @@ extension SessionCheckTests {
         #expect(report.reps.allSatisfy { $0.metrics.values.allSatisfy(\.isFinite) })
     }
 }
+
+extension SessionCheckTests {
+    @Test("a knee that bends alone, the other leg straight, is no squat, and the report says which side moved")
+    func oneKneeAlone() throws {
+        var set = Self.set("squat") { $0.camera = .front }
+        let standing = try #require(set.track.frames.first { !$0.poses.isEmpty }?.poses[0])
+        // The right hip, knee and ankle held where they stood: only the left leg bends (a lateral lunge).
+        for index in set.track.frames.indices where !set.track.frames[index].poses.isEmpty {
+            for landmark in [24, 26, 28] {
+                set.track.frames[index].poses[0].world[landmark] = standing.world[landmark]
+                set.track.frames[index].poses[0].landmarks[landmark] = standing.landmarks[landmark]
+            }
+        }
+        let report = try Self.score("squat", set.track)
+        #expect(report.repCount == 0)
+        #expect(report.countConfidence == .low)
+        let warning = try #require(report.warnings.first { $0.hasPrefix("no_reps:") }, "\(report.warnings)")
+        #expect(warning.contains("on the left side alone; a rep moves both sides, and the larger of the two moved only between"), "\(warning)")
+    }
+}
