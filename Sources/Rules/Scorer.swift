@@ -82,6 +82,10 @@ public struct Scorer: Sendable {
                 for frame in exclusion.frames { unseen[frame] = false }
             }
             session.scoreReps(repRule, keyValues: keyValues, series: series, breaks: breaks, unseen: unseen)
+            if session.reps.isEmpty {
+                session.warnings += SessionChecks.outOfPositionWarnings(
+                    exclusions, position: rule.position, series: series, hasPose: prepared.hasPose, title: rule.title)
+            }
 
         case .hold(let holdRule):
             thresholds = holdRule.conditions.filter { $0.signal == key.definition.name }.map(\.bound.limit)

@@ -94,4 +94,28 @@ enum SessionChecks {
         }
         return gaps
     }
+
+    /// "no_reps: out of the push-up position in 98 % of the frames with a pose
+    /// (body_level not below 70 in 96 % of them)": where nothing was counted and
+    /// the rule's `position` left out half the frames the person was seen in or
+    /// more, with the conditions that failed in most of those.
+    static func outOfPositionWarnings(
+        _ exclusions: [Exclusion], position: [PointCondition], series: [String: SignalSeries], hasPose: [Bool], title: String
+    ) -> [String] {
+        let out = exclusions.filter { $0.reason == .notExercise }.flatMap(\.frames).filter { hasPose[$0] }
+        let posed = hasPose.filter { $0 }.count
+        guard !out.isEmpty, out.count * 2 >= posed else { return [] }
+        let percent = { (part: Int, whole: Int) in Int((Double(part) / Double(whole) * 100).rounded()) }
+        let failing: [String] = position.compactMap { condition in
+            let failed = out.filter { series[condition.signal]?.values[$0].map { !condition.bound.isMet(by: $0) } ?? false }.count
+            guard failed * 2 >= out.count else { return nil }
+            let bound = switch condition.bound {
+            case .above(let limit): "not above \(Int(limit.rounded()))"
+            case .below(let limit): "not below \(Int(limit.rounded()))"
+            }
+            return "\(condition.signal) \(bound) in \(percent(failed, out.count)) % of them"
+        }
+        return ["no_reps: out of the \(title.lowercased()) position in \(percent(out.count, posed)) % of the frames with a pose"
+            + (failing.isEmpty ? "" : " (" + failing.joined(separator: "; ") + ")")]
+    }
 }

@@ -473,3 +473,16 @@ extension SessionCheckTests {
         #expect(warning.contains("on the left side alone; a rep moves both sides, and the larger of the two moved only between"), "\(warning)")
     }
 }
+
+extension SessionCheckTests {
+    @Test("nothing counted because the person was never in the exercise's position: the report says so, with the conditions that failed")
+    func neverInPosition() throws {
+        let report = try Self.score("pushup", Self.set("squat").track)
+        #expect(report.repCount == 0)
+        #expect(report.countConfidence == .low)
+        let warning = try #require(report.warnings.first { $0.hasPrefix("no_reps: out of the push-up position") }, "\(report.warnings)")
+        #expect(warning.contains("(body_level not below 70 in "), "\(warning)")
+        // In position, with reps, nothing is said.
+        #expect(!(try Self.score("pushup", Self.set("pushup").track)).warnings.contains { $0.hasPrefix("no_reps") })
+    }
+}
