@@ -42,7 +42,8 @@ struct UncountedWarnings {
         let which = signal.side == .max ? "larger" : "smaller"
         return "no_reps: \(signal.name) moved between \(format(from)) and \(format(to)) "
             + (moved.count == 1 ? "on the \(first.name) side alone" : "on one side at a time")
-            + "; a rep moves both sides, and the \(which) of the two moved only between \(format(low)) and \(format(high))"
+            + "; a rep moves both sides, and the \(which) of the two "
+            + (format(low) == format(high) ? "stayed at \(format(low))" : "moved only between \(format(low)) and \(format(high))")
     }
 
     private func describe(_ reason: UncountedMovement.Reason, levels: (rest: Double, turn: Double)?) -> String {

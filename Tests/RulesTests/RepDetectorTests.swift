@@ -160,6 +160,22 @@ struct RepDetectorTests {
         #expect(warnings == ["uncounted: 1 movement of knee not counted as reps: at 1.2 s it lasted only 0.48 s (a rep takes at least 0.50 s)"])
     }
 
+    @Test("a max-of-two-sides signal that stayed still says which side alone moved, or that they took turns")
+    func oneSideAlone() throws {
+        let knee = try #require(RuleFixtures.book.rule(for: "squat").signals.first { $0.name == "knee" })
+        let times = Array(stride(from: 0, to: 4000, by: 100))
+        let straight = times.map { _ -> Double? in 170 }
+        let bending = times.map { time -> Double? in time % 2000 < 1000 ? 170 : 90 }
+        let warnings = UncountedWarnings(rule: Self.squat, signal: knee, times: times)
+        #expect(warnings.warnings([], counted: 0, levels: nil, values: straight, sides: (bending, straight))
+            == ["no_reps: knee moved between 90° and 170° on the left side alone; a rep moves both sides, and the larger of the two stayed at 170°"])
+        let turns = times.map { time -> Double? in time % 2000 < 1000 ? 90 : 170 }
+        #expect(warnings.warnings([], counted: 0, levels: nil, values: straight, sides: (bending, turns)).first?
+            .hasPrefix("no_reps: knee moved between 90° and 170° on one side at a time;") == true)
+        // Neither side moved as a rep would: nothing to say.
+        #expect(warnings.warnings([], counted: 0, levels: nil, values: straight, sides: (straight, straight)).isEmpty)
+    }
+
     @Test("a set that never comes back to rest counts nothing and says so")
     func noReturn() throws {
         // Lunge-like: the knee swings between 92° and 141°, never back to the 145° rest.
