@@ -82,7 +82,12 @@ struct SessionFindings {
         let key = series[repRule.signal]!
         warnings += UncountedWarnings(rule: repRule, signal: key.definition, times: times)
             .warnings(uncounted.sorted { $0.turn < $1.turn }, counted: reps.count, levels: detection.levels, values: keyValues,
-                      sides: key.left.flatMap { left in key.right.map { (left, $0) } })
+                      sides: key.left.flatMap { left in key.right.map { (scoredOnly(left), scoredOnly($0)) } })
+    }
+
+    /// `values` where the frame is scored, nil where it was left out.
+    private func scoredOnly(_ values: [Double?]) -> [Double?] {
+        zip(values, scored).map { $1 ? $0 : nil }
     }
 
     /// A counted rep kept clear of the losses where hidden reps were counted.
