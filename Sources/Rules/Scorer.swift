@@ -92,6 +92,9 @@ public struct Scorer: Sendable {
             session.scoreHold(
                 holdRule, series: series, speeds: holdRule.stillBelow == nil ? [] : BodyMotion.speeds(prepared),
                 settling: holdRule.settledBelow == nil ? nil : BodyMotion.settling(prepared, visibility: rule.visibilityThreshold))
+            if session.heldSpans.isEmpty {
+                session.warnings += SessionChecks.neverHeldWarnings(holdRule, series: series, scored: scored, hasPose: prepared.hasPose, title: rule.title)
+            }
 
         }
         session.warnings += SessionChecks.gapWarnings(
@@ -105,7 +108,7 @@ public struct Scorer: Sendable {
             .assess(key: keyValues, keyName: key.definition.name)
         session.warnings += reasons
         // Movements that looked like reps and were not counted: the `uncounted:` or `no_reps:` warning says what.
-        if session.warnings.contains(where: { $0.hasPrefix("no_reps:") }) { confidence = .low }
+        if session.warnings.contains(where: { $0.hasPrefix("no_reps:") || $0.hasPrefix("no_hold:") }) { confidence = .low }
         if session.uncountedCount > 0 || !session.unseenReps.isEmpty { confidence = min(confidence, .medium) }
 
         let report = SessionReport(

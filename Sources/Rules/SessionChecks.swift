@@ -105,17 +105,37 @@ enum SessionChecks {
         let out = exclusions.filter { $0.reason == .notExercise }.flatMap(\.frames).filter { hasPose[$0] }
         let posed = hasPose.filter { $0 }.count
         guard !out.isEmpty, out.count * 2 >= posed else { return [] }
-        let percent = { (part: Int, whole: Int) in Int((Double(part) / Double(whole) * 100).rounded()) }
-        let failing: [String] = position.compactMap { condition in
-            let failed = out.filter { series[condition.signal]?.values[$0].map { !condition.bound.isMet(by: $0) } ?? false }.count
-            guard failed * 2 >= out.count else { return nil }
+        return ["no_reps: out of the \(title.lowercased()) position in \(percent(out.count, of: posed)) % of the frames with a pose"
+            + failing(position, in: out, series)]
+    }
+
+    /// "no_hold: the plank was held nowhere for 1.0 s (body_level not below 30 in
+    /// 100 % of the frames with a pose)": where nothing was held, the hold's
+    /// conditions that failed in most of the scored frames with a pose.
+    static func neverHeldWarnings(
+        _ hold: HoldRule, series: [String: SignalSeries], scored: [Bool], hasPose: [Bool], title: String
+    ) -> [String] {
+        let seen = scored.indices.filter { scored[$0] && hasPose[$0] }
+        guard !seen.isEmpty else { return [] }
+        return [String(format: "no_hold: the %@ was held nowhere for %.1f s", title.lowercased(), Double(hold.minMs) / 1000)
+            + failing(hold.conditions, in: seen, series, of: "the frames with a pose")]
+    }
+
+    /// " (body_level not below 70 in 96 % of them; …)": the conditions failing in half of `frames` or more.
+    private static func failing(
+        _ conditions: [PointCondition], in frames: [Int], _ series: [String: SignalSeries], of whole: String = "them"
+    ) -> String {
+        let failed: [String] = conditions.compactMap { condition in
+            let count = frames.filter { series[condition.signal]?.values[$0].map { !condition.bound.isMet(by: $0) } ?? false }.count
+            guard count * 2 >= frames.count else { return nil }
             let bound = switch condition.bound {
             case .above(let limit): "not above \(Int(limit.rounded()))"
             case .below(let limit): "not below \(Int(limit.rounded()))"
             }
-            return "\(condition.signal) \(bound) in \(percent(failed, out.count)) % of them"
+            return "\(condition.signal) \(bound) in \(percent(count, of: frames.count)) % of \(whole)"
         }
-        return ["no_reps: out of the \(title.lowercased()) position in \(percent(out.count, posed)) % of the frames with a pose"
-            + (failing.isEmpty ? "" : " (" + failing.joined(separator: "; ") + ")")]
+        return failed.isEmpty ? "" : " (" + failed.joined(separator: "; ") + ")"
     }
+
+    private static func percent(_ part: Int, of whole: Int) -> Int { Int((Double(part) / Double(whole) * 100).rounded()) }
 }

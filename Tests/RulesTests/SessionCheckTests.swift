@@ -486,3 +486,16 @@ extension SessionCheckTests {
         #expect(!(try Self.score("pushup", Self.set("pushup").track)).warnings.contains { $0.hasPrefix("no_reps") })
     }
 }
+
+extension SessionCheckTests {
+    @Test("nothing held: the report says so, with the hold's conditions that failed")
+    func neverHeld() throws {
+        let standing = try Self.score("plank", Self.set("squat").track)
+        #expect(standing.holdMilliseconds == 0)
+        #expect(standing.countConfidence == .low)
+        let warning = try #require(standing.warnings.first { $0.hasPrefix("no_hold: the plank was held nowhere for 1.0 s") }, "\(standing.warnings)")
+        #expect(warning.contains("(body_level not below 30 in "), "\(warning)")
+        let held = try Self.score("plank", Self.set("plank").track)
+        #expect((held.holdMilliseconds ?? 0) > 0 && !held.warnings.contains { $0.hasPrefix("no_hold") })
+    }
+}
