@@ -475,27 +475,24 @@ extension SessionCheckTests {
 }
 
 extension SessionCheckTests {
-    @Test("nothing counted because the person was never in the exercise's position: the report says so, with the conditions that failed")
-    func neverInPosition() throws {
-        let report = try Self.score("pushup", Self.set("squat").track)
-        #expect(report.repCount == 0)
-        #expect(report.countConfidence == .low)
-        let warning = try #require(report.warnings.first { $0.hasPrefix("no_reps: out of the push-up position") }, "\(report.warnings)")
-        #expect(warning.contains("(body_level not below 70 in "), "\(warning)")
-        // In position, with reps, nothing is said.
-        #expect(!(try Self.score("pushup", Self.set("pushup").track)).warnings.contains { $0.hasPrefix("no_reps") })
-    }
-}
+    /// A standing squat set scored with a floor exercise's rule: what the report says, and the condition it names.
+    static let wrongExercise: [(exercise: String, says: String, names: String)] = [
+        ("pushup", "no_reps: out of the push-up position", "(body_level not below 70 in "),
+        ("plank", "no_hold: the plank was held nowhere for 1.0 s", "(body_level not below 30 in "),
+    ]
 
-extension SessionCheckTests {
-    @Test("nothing held: the report says so, with the hold's conditions that failed")
-    func neverHeld() throws {
-        let standing = try Self.score("plank", Self.set("squat").track)
-        #expect(standing.holdMilliseconds == 0)
-        #expect(standing.countConfidence == .low)
-        let warning = try #require(standing.warnings.first { $0.hasPrefix("no_hold: the plank was held nowhere for 1.0 s") }, "\(standing.warnings)")
-        #expect(warning.contains("(body_level not below 30 in "), "\(warning)")
-        let held = try Self.score("plank", Self.set("plank").track)
-        #expect((held.holdMilliseconds ?? 0) > 0 && !held.warnings.contains { $0.hasPrefix("no_hold") })
+    @Test("nothing counted or held because the person was never in the position: the report says so, with the conditions that failed",
+          arguments: wrongExercise.indices)
+    func neverInPosition(_ index: Int) throws {
+        let (exercise, says, names) = Self.wrongExercise[index]
+        let report = try Self.score(exercise, Self.set("squat").track)
+        #expect(report.repCount == 0 && (report.holdMilliseconds ?? 0) == 0)
+        #expect(report.countConfidence == .low)
+        let warning = try #require(report.warnings.first { $0.hasPrefix(says) }, "\(report.warnings)")
+        #expect(warning.contains(names), "\(warning)")
+        // The exercise itself, done: nothing is said.
+        let done = try Self.score(exercise, Self.set(exercise).track)
+        #expect(done.repCount + (done.holdMilliseconds ?? 0) > 0)
+        #expect(!done.warnings.contains { $0.hasPrefix("no_reps") || $0.hasPrefix("no_hold") }, "\(done.warnings)")
     }
 }
