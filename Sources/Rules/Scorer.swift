@@ -67,7 +67,7 @@ public struct Scorer: Sendable {
         session.warnings += handless
         session.warnings += SessionChecks.crowdWarnings(prepared.crowd)
 
-        let keyValues = zip(key.values, scored).map { $1 ? $0 : nil }
+        let keyValues = session.scoredOnly(key.values)
         var thresholds: [Double] = []
         switch rule.movement {
         case .reps(let repRule):

@@ -86,7 +86,7 @@ struct SessionFindings {
     }
 
     /// `values` where the frame is scored, nil where it was left out.
-    private func scoredOnly(_ values: [Double?]) -> [Double?] {
+    func scoredOnly(_ values: [Double?]) -> [Double?] {
         zip(values, scored).map { $1 ? $0 : nil }
     }
 
