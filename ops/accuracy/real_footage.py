@@ -14,6 +14,12 @@ warnings and the time taken against the clip's length, then the totals for all
 clips, the tuning clips and the held-out clips (ops/accuracy/real-held-out.txt,
 marked `*`); writes the same as JSON with --json-out.
 
+Faults are compared per clip with `faults_seen` in truth.json (fault codes a
+person saw plainly while counting; free text there is ignored): a fault seen is
+flagged, missed, or not judged (the report says the view or the landmarks do not
+allow it); a fault flagged that the hand count does not list is unconfirmed —
+the hand counts list only what was plain to see, so it may be right or wrong.
+
   real_footage.py SPOTTER DIR [--json-out FILE] [--tuning] [--tracks TRACKDIR] [--only NAME,...]
 
 --tuning leaves the held-out clips out entirely (used while choosing
@@ -26,10 +32,12 @@ iterations; the reported times are then scoring times only.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 
+FAULT_CODE = re.compile(r"[a-z]+(_[a-z]+)*")
 HELD_OUT_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "real-held-out.txt")
 
 
@@ -53,6 +61,7 @@ def analyse(spotter, directory, name, truth, tracks):
                          capture_output=True, text=True)
     seconds = time.monotonic() - started
     result = {"clip": name, "exercise": truth["exercise"], "labelled_view": truth.get("view"),
+              "faults_seen": sorted(code for code in truth.get("faults_seen", []) if FAULT_CODE.fullmatch(code)),
               "seconds": round(seconds, 2), "video_seconds": duration_s(spotter, video)}
     if "hold_s" in truth:
         result["expected_hold_s"] = truth["hold_s"]
@@ -104,6 +113,31 @@ def print_table(results, held):
             print(f"{'':13}{warning}")
         if "error" in r:
             print(f"{'':13}{r['error']}")
+        if r["faults_seen"] or r.get("faults"):
+            print(f"{'':13}faults: " + "; ".join(f"{code} {outcome}" for code, outcome in fault_outcomes(r)))
+
+
+def fault_outcomes(result):
+    """Each fault seen by hand or flagged, and what became of it: flagged, missed, not judged or unconfirmed."""
+    flagged = set(result.get("faults", []))
+    unjudged = {code for warning in result.get("warnings", []) for code in [warning.split(": ", 1)[-1].split(" ", 1)[0]]
+                if warning.startswith(("not_judged:", "unscorable:")) and code not in flagged}
+    outcomes = []
+    for code in sorted(set(result["faults_seen"]) | flagged):
+        if code not in result["faults_seen"]:
+            outcomes.append((code, "unconfirmed"))
+        else:
+            outcomes.append((code, "flagged" if code in flagged else "not judged" if code in unjudged else "missed"))
+    return outcomes
+
+
+def fault_totals(results):
+    """How many faults seen by hand were flagged, missed or not judged, and how many flags the hand counts do not list."""
+    counts = {"flagged": 0, "missed": 0, "not judged": 0, "unconfirmed": 0}
+    for result in results:
+        for _, outcome in fault_outcomes(result):
+            counts[outcome] += 1
+    return counts
 
 
 def totals(results, held):
@@ -147,9 +181,15 @@ def main():
     video = sum(r["video_seconds"] or 0 for r in results)
     print("  ".join(f"{group}: {s['right']}/{s['clips']} right" for group, s in summary.items())
           + f"  time {analysed:.0f} s for {video:.0f} s of video ({video / max(analysed, 1e-9):.2f}x real time)")
+    for result in results:
+        result["fault_outcomes"] = dict(fault_outcomes(result))
+    faults = fault_totals(results)
+    seen = faults["flagged"] + faults["missed"] + faults["not judged"]
+    print(f"faults seen by hand: {faults['flagged']}/{seen} flagged, {faults['missed']} missed, "
+          f"{faults['not judged']} not judged from the view; flagged where the hand count lists none: {faults['unconfirmed']}")
     if args.json_out:
         with open(args.json_out, "w") as f:
-            json.dump({"clips": results, "totals": summary, "held_out": sorted(held),
+            json.dump({"clips": results, "totals": summary, "faults": faults, "held_out": sorted(held),
                        "seconds": round(analysed, 1), "video_seconds": round(video, 1)}, f, indent=1)
 
 
