@@ -82,7 +82,7 @@ struct SessionFindings {
         let key = series[repRule.signal]!
         warnings += UncountedWarnings(rule: repRule, signal: key.definition, times: times)
             .warnings(uncounted.sorted { $0.turn < $1.turn }, counted: reps.count, levels: detection.levels, values: keyValues,
-                      sides: key.left.flatMap { left in key.right.map { (scoredOnly(left), scoredOnly($0)) } })
+                      sides: reps.isEmpty ? key.left.flatMap { left in key.right.map { (scoredOnly(left), scoredOnly($0)) } } : nil)
     }
 
     /// `values` where the frame is scored, nil where it was left out.

@@ -13,8 +13,7 @@ struct UncountedWarnings {
         sides: (left: [Double?], right: [Double?])? = nil
     ) -> [String] {
         if counted == 0 {
-            let present = values.compactMap { $0 }
-            guard let low = present.min(), let high = present.max() else { return [] }
+            guard let (low, high) = Self.extent(values) else { return [] }
             guard high - low >= rule.minRange else { return oneSideAlone(sides, low: low, high: high).map { [$0] } ?? [] }
             let why = uncounted.first.map { describe($0.reason, levels: levels) } ?? "no movement went from rest to a turn and back"
             return ["no_reps: \(signal.name) moved between \(format(low)) and \(format(high)) but no rep was counted: \(why)"]
@@ -32,8 +31,7 @@ struct UncountedWarnings {
     private func oneSideAlone(_ sides: (left: [Double?], right: [Double?])?, low: Double, high: Double) -> String? {
         guard let sides, signal.side == .min || signal.side == .max else { return nil }
         let moved: [(name: String, low: Double, high: Double)] = [("left", sides.left), ("right", sides.right)].compactMap { name, values in
-            let present = values.compactMap { $0 }
-            guard let sideLow = present.min(), let sideHigh = present.max(), sideHigh - sideLow >= rule.minRange,
+            guard let (sideLow, sideHigh) = Self.extent(values), sideHigh - sideLow >= rule.minRange,
                   rule.falls ? sideLow <= rule.active : sideHigh >= rule.active else { return nil }
             return (name, sideLow, sideHigh)
         }
@@ -44,6 +42,13 @@ struct UncountedWarnings {
             + (moved.count == 1 ? "on the \(first.name) side alone" : "on one side at a time")
             + "; a rep moves both sides, and the \(which) of the two "
             + (format(low) == format(high) ? "stayed at \(format(low))" : "moved only between \(format(low)) and \(format(high))")
+    }
+
+    /// The lowest and highest values present; nil with none.
+    private static func extent(_ values: [Double?]) -> (low: Double, high: Double)? {
+        let present = values.compactMap { $0 }
+        guard let low = present.min(), let high = present.max() else { return nil }
+        return (low, high)
     }
 
     private func describe(_ reason: UncountedMovement.Reason, levels: (rest: Double, turn: Double)?) -> String {

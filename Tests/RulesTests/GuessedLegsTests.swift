@@ -1,6 +1,6 @@
 @testable import Rules
 import LandmarkTracks
-import SyntheticMotion
+@testable import SyntheticMotion
 import Testing
 
 /// When the legs leave the picture (a phone brought close to a lifter crouched
@@ -18,37 +18,22 @@ struct GuessedLegsTests {
         let target = try #require(trunk(frozen))
         var turned = track
         for index in turned.frames.indices {
-            for pose in turned.frames[index].poses.indices {
-                let world = turned.frames[index].poses[pose].world
-                guard let current = trunk(turned.frames[index]) else { continue }
-                turned.frames[index].poses[pose].world = world.map { rotate($0, from: current, to: target) }
+            guard let current = trunk(turned.frames[index]), let degrees = Geometry.angle(current, target), degrees > 1e-6 else { continue }
+            turned.frames[index].poses[0].world = turned.frames[index].poses[0].world.map { landmark in
+                let point = rotate(Vector(Double(landmark.x), Double(landmark.y), Double(landmark.z)), about: cross(current, target), by: degrees)
+                var moved = landmark
+                (moved.x, moved.y, moved.z) = (Float(point.x), Float(point.y), Float(point.z))
+                return moved
             }
         }
         return turned
     }
 
-    /// The unit vector from the hips' midpoint to the shoulders' midpoint, in world coordinates.
-    private static func trunk(_ frame: LandmarkTrackFrame) -> SIMD3<Double>? {
+    /// The direction from the hips' midpoint to the shoulders' midpoint, in world coordinates.
+    private static func trunk(_ frame: LandmarkTrackFrame) -> Vector? {
         guard let world = frame.poses.first?.world, world.count == 33 else { return nil }
-        let point = { (index: Int) in SIMD3(Double(world[index].x), Double(world[index].y), Double(world[index].z)) }
-        let direction = (point(11) + point(12)) / 2 - (point(23) + point(24)) / 2
-        let length = (direction * direction).sum().squareRoot()
-        return length > 0 ? direction / length : nil
-    }
-
-    /// `landmark` turned about the origin (the hips) by the rotation that takes `from` to `to`.
-    private static func rotate(_ landmark: TrackLandmark, from: SIMD3<Double>, to: SIMD3<Double>) -> TrackLandmark {
-        let cross = SIMD3(from.y * to.z - from.z * to.y, from.z * to.x - from.x * to.z, from.x * to.y - from.y * to.x)
-        let sine = (cross * cross).sum().squareRoot(), cosine = (from * to).sum()
-        guard sine > 1e-9 else { return landmark }
-        let axis = cross / sine
-        let point = SIMD3(Double(landmark.x), Double(landmark.y), Double(landmark.z))
-        let along = axis * (axis * point).sum()
-        let across = SIMD3(axis.y * point.z - axis.z * point.y, axis.z * point.x - axis.x * point.z, axis.x * point.y - axis.y * point.x)
-        let turned = point * cosine + across * sine + along * (1 - cosine)
-        var moved = landmark
-        (moved.x, moved.y, moved.z) = (Float(turned.x), Float(turned.y), Float(turned.z))
-        return moved
+        let point = { (index: Int) in Vector(Double(world[index].x), Double(world[index].y), Double(world[index].z)) }
+        return (point(11) + point(12)) / 2 - (point(23) + point(24)) / 2
     }
 
     @Test("hips that read straight under a trunk still bent over the bar are no rep, and the warning names the trunk",

@@ -113,8 +113,8 @@ def print_table(results, held):
             print(f"{'':13}{warning}")
         if "error" in r:
             print(f"{'':13}{r['error']}")
-        if r["faults_seen"] or r.get("faults"):
-            print(f"{'':13}faults: " + "; ".join(f"{code} {outcome}" for code, outcome in fault_outcomes(r)))
+        if r["fault_outcomes"]:
+            print(f"{'':13}faults: " + "; ".join(f"{code} {outcome}" for code, outcome in r["fault_outcomes"].items()))
 
 
 def fault_outcomes(result):
@@ -122,20 +122,16 @@ def fault_outcomes(result):
     flagged = set(result.get("faults", []))
     unjudged = {code for warning in result.get("warnings", []) for code in [warning.split(": ", 1)[-1].split(" ", 1)[0]]
                 if warning.startswith(("not_judged:", "unscorable:")) and code not in flagged}
-    outcomes = []
-    for code in sorted(set(result["faults_seen"]) | flagged):
-        if code not in result["faults_seen"]:
-            outcomes.append((code, "unconfirmed"))
-        else:
-            outcomes.append((code, "flagged" if code in flagged else "not judged" if code in unjudged else "missed"))
-    return outcomes
+    seen = set(result["faults_seen"])
+    return {code: "unconfirmed" if code not in seen else "flagged" if code in flagged else "not judged" if code in unjudged else "missed"
+            for code in sorted(seen | flagged)}
 
 
 def fault_totals(results):
     """How many faults seen by hand were flagged, missed or not judged, and how many flags the hand counts do not list."""
     counts = {"flagged": 0, "missed": 0, "not judged": 0, "unconfirmed": 0}
     for result in results:
-        for _, outcome in fault_outcomes(result):
+        for outcome in result["fault_outcomes"].values():
             counts[outcome] += 1
     return counts
 
@@ -174,15 +170,15 @@ def main():
     results = []
     for name in names:
         print(f"analysing {name}", file=sys.stderr)
-        results.append(analyse(args.spotter, args.directory, name, truth[name], args.tracks))
+        result = analyse(args.spotter, args.directory, name, truth[name], args.tracks)
+        result["fault_outcomes"] = fault_outcomes(result)
+        results.append(result)
     print_table(results, held)
     summary = totals(results, held)
     analysed = sum(r["seconds"] for r in results)
     video = sum(r["video_seconds"] or 0 for r in results)
     print("  ".join(f"{group}: {s['right']}/{s['clips']} right" for group, s in summary.items())
           + f"  time {analysed:.0f} s for {video:.0f} s of video ({video / max(analysed, 1e-9):.2f}x real time)")
-    for result in results:
-        result["fault_outcomes"] = dict(fault_outcomes(result))
     faults = fault_totals(results)
     seen = faults["flagged"] + faults["missed"] + faults["not judged"]
     print(f"faults seen by hand: {faults['flagged']}/{seen} flagged, {faults['missed']} missed, "
