@@ -1,0 +1,64 @@
+@testable import Rules
+import LandmarkTracks
+import SyntheticMotion
+import Testing
+
+/// A plank is held on both legs (plank v8: `knee` reads the more bent leg). A
+/// fresh public clip of a woman stepping back into a plank from all fours, one
+/// foot at a time, was held from the moment her near leg was straight, while
+/// her far knee still rested on the floor: 25.8 s of 22–24 s.
+@Suite("Getting into a plank")
+struct PlankEntryTests {
+    /// `track` with one leg kneeling — the thigh straight down from the hip, the
+    /// shin back along the floor toward the feet — in every frame before `until`
+    /// (milliseconds), in world and picture coordinates alike.
+    static func kneeling(_ track: LandmarkTrack, leg: Leg, until: Int) -> LandmarkTrack {
+        var changed = track
+        for index in changed.frames.indices where changed.frames[index].timestampMilliseconds < until {
+            guard !changed.frames[index].poses.isEmpty else { continue }
+            changed.frames[index].poses[0].world = leg.kneeling(changed.frames[index].poses[0].world, depth: 1)
+            changed.frames[index].poses[0].landmarks = leg.kneeling(changed.frames[index].poses[0].landmarks, depth: 0)
+        }
+        return changed
+    }
+
+    /// One leg's landmark indices: hip, knee, ankle, heel, foot index.
+    struct Leg {
+        let hip, knee, ankle, heel, foot: Int
+        static let left = Leg(hip: 23, knee: 25, ankle: 27, heel: 29, foot: 31)
+        static let right = Leg(hip: 24, knee: 26, ankle: 28, heel: 30, foot: 32)
+
+        /// The leg kneeling; y points down in both spaces, `depth` weighs z (0 in the picture).
+        func kneeling(_ points: [TrackLandmark], depth: Float) -> [TrackLandmark] {
+            var moved = points
+            func length(_ x: Float, _ y: Float, _ z: Float) -> Float { (x * x + y * y + depth * z * z).squareRoot() }
+            let (top, bend, end) = (points[hip], points[knee], points[ankle])
+            let thigh = length(bend.x - top.x, bend.y - top.y, bend.z - top.z)
+            let shin = length(end.x - bend.x, end.y - bend.y, end.z - bend.z)
+            let level = max(length(end.x - top.x, 0, end.z - top.z), 1e-6)
+            let back = ((end.x - top.x) / level, depth * (end.z - top.z) / level)
+            func placed(_ along: Float) -> TrackLandmark {
+                TrackLandmark(x: top.x + back.0 * along, y: top.y + thigh, z: top.z + back.1 * along, visibility: 0.9, presence: 0.9)
+            }
+            (moved[knee], moved[ankle], moved[heel], moved[foot]) = (placed(0), placed(shin), placed(shin * 1.1), placed(shin * 1.25))
+            return moved
+        }
+    }
+
+    @Test("one leg stepped back while the other knee rests on the floor is not held yet", arguments: [CameraSetup.left, .right])
+    func oneLegBack(camera: CameraSetup) throws {
+        let set = SessionCheckTests.set("plank") { $0.camera = camera; $0.noise = 0.005 }
+        let held = try #require(try SessionCheckTests.score("plank", set.track).holdMilliseconds)
+        // From the first frame near level (shoulders and ankles within 30° of level) for 2 s more.
+        let level = try #require(set.track.frames.first { frame in
+            guard let world = frame.poses.first?.world else { return false }
+            let (x, y) = ((world[11].x + world[12].x - world[27].x - world[28].x) / 2, (world[11].y + world[12].y - world[27].y - world[28].y) / 2)
+            return abs(y) < abs(x) * 0.577
+        })
+        // The far leg kneels: the near one is the leg MediaPipe sees better.
+        let far: Leg = camera == .left ? .right : .left
+        let report = try SessionCheckTests.score("plank", Self.kneeling(set.track, leg: far, until: level.timestampMilliseconds + 2000))
+        let shorter = try #require(report.holdMilliseconds)
+        #expect(shorter <= held - 1500 && shorter >= held - 3000, "held \(held) ms, with a knee down for 2 s \(shorter) ms")
+    }
+}
