@@ -19,6 +19,8 @@ person saw plainly while counting; free text there is ignored): a fault seen is
 flagged, missed, or not judged (the report says the view or the landmarks do not
 allow it); a fault flagged that the hand count does not list is unconfirmed —
 the hand counts list only what was plain to see, so it may be right or wrong.
+A fault seen that the exercise's rule has no code for (`spotter rules show`) is
+"no rule": said, not counted as missed.
 
   real_footage.py SPOTTER DIR [--json-out FILE] [--tuning] [--tracks TRACKDIR] [--only NAME,...]
 
@@ -117,19 +119,28 @@ def print_table(results, held):
             print(f"{'':13}faults: " + "; ".join(f"{code} {outcome}" for code, outcome in r["fault_outcomes"].items()))
 
 
-def fault_outcomes(result):
-    """Each fault seen by hand or flagged, and what became of it: flagged, missed, not judged or unconfirmed."""
+def rule_faults(spotter, exercise, known={}):
+    """The fault codes the exercise's rule judges (from `spotter rules show`), read once per exercise."""
+    if exercise not in known:
+        shown = subprocess.run([spotter, "rules", "show", exercise], capture_output=True, text=True)
+        known[exercise] = set(re.findall(r"^\s*- code: ([a-z_]+)", shown.stdout, re.MULTILINE))
+    return known[exercise]
+
+
+def fault_outcomes(result, judged):
+    """Each fault seen by hand or flagged, and what became of it: flagged, missed, not judged, unconfirmed,
+    or no rule (a fault seen that the exercise's rule has no code for)."""
     flagged = set(result.get("faults", []))
     unjudged = {code for warning in result.get("warnings", []) for code in [warning.split(": ", 1)[-1].split(" ", 1)[0]]
                 if warning.startswith(("not_judged:", "unscorable:")) and code not in flagged}
     seen = set(result["faults_seen"])
-    return {code: "unconfirmed" if code not in seen else "flagged" if code in flagged else "not judged" if code in unjudged else "missed"
-            for code in sorted(seen | flagged)}
+    return {code: "unconfirmed" if code not in seen else "flagged" if code in flagged else "no rule" if code not in judged
+            else "not judged" if code in unjudged else "missed" for code in sorted(seen | flagged)}
 
 
 def fault_totals(results):
     """How many faults seen by hand were flagged, missed or not judged, and how many flags the hand counts do not list."""
-    counts = {"flagged": 0, "missed": 0, "not judged": 0, "unconfirmed": 0}
+    counts = {"flagged": 0, "missed": 0, "not judged": 0, "unconfirmed": 0, "no rule": 0}
     for result in results:
         for outcome in result["fault_outcomes"].values():
             counts[outcome] += 1
@@ -171,7 +182,7 @@ def main():
     for name in names:
         print(f"analysing {name}", file=sys.stderr)
         result = analyse(args.spotter, args.directory, name, truth[name], args.tracks)
-        result["fault_outcomes"] = fault_outcomes(result)
+        result["fault_outcomes"] = fault_outcomes(result, rule_faults(args.spotter, truth[name]["exercise"]))
         results.append(result)
     print_table(results, held)
     summary = totals(results, held)
@@ -182,7 +193,8 @@ def main():
     faults = fault_totals(results)
     seen = faults["flagged"] + faults["missed"] + faults["not judged"]
     print(f"faults seen by hand: {faults['flagged']}/{seen} flagged, {faults['missed']} missed, "
-          f"{faults['not judged']} not judged from the view; flagged where the hand count lists none: {faults['unconfirmed']}")
+          f"{faults['not judged']} not judged from the view; flagged where the hand count lists none: {faults['unconfirmed']}"
+          + (f"; seen but no code of the rule: {faults['no rule']}" if faults["no rule"] else ""))
     if args.json_out:
         with open(args.json_out, "w") as f:
             json.dump({"clips": results, "totals": summary, "faults": faults, "held_out": sorted(held),
