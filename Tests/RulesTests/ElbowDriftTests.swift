@@ -13,17 +13,7 @@ struct ElbowDriftTests {
         let scorer = Scorer(rule: try RuleFixtures.book.rule(for: "bicep_curl"))
         let sessions = Seeds.simulatorTuning.map { WorkoutSimulator.session("bicep_curl", seed: $0) }
             .filter { $0.reps.contains { $0.faults.contains("elbow_drift") } }
-        var (found, wrong, missed) = (0, 0, 0)
-        for session in sessions {
-            let report = scorer.score(session.track).report
-            guard report.repCount == session.reps.count else { continue }
-            let unjudged = Set(report.notJudged.filter { $0.code == "elbow_drift" }.flatMap(\.reps))
-            let drifting = Set(session.reps.indices.filter { session.reps[$0].faults.contains("elbow_drift") }.map { $0 + 1 })
-                .subtracting(unjudged)
-            let flagged = Set(report.faults.filter { $0.code == "elbow_drift" }.compactMap(\.rep)).subtracting(unjudged)
-            (found, wrong, missed) = (found + flagged.intersection(drifting).count, wrong + flagged.subtracting(drifting).count,
-                                      missed + drifting.subtracting(flagged).count)
-        }
-        #expect(found >= 15 && wrong == 0 && missed * 10 <= found, "flagged \(found), wrongly \(wrong), missed \(missed)")
+        let tally = FaultRepTally("elbow_drift", over: sessions, scorer: scorer)
+        #expect(tally.found >= 15 && tally.wrong == 0 && tally.missed * 10 <= tally.found, "\(tally)")
     }
 }

@@ -23,19 +23,8 @@ struct LockoutViewTests {
         let sessions = Seeds.simulatorTuningMore.prefix(120)
             .map { WorkoutSimulator.session("overhead_press", seed: $0) }
             .filter { ["front", "back"].contains($0.view) && $0.reps.contains { $0.faults.contains("partial_lockout") } }
-        var (found, wrong, missed) = (0, 0, 0)
-        for session in sessions {
-            let report = scorer.score(session.track).report
-            guard report.repCount == session.reps.count else { continue }
-            // Reps the camera saw at three-quarter are not judged, and said so.
-            let unjudged = Set(report.notJudged.filter { $0.code == "partial_lockout" }.flatMap(\.reps))
-            let short = Set(session.reps.indices.filter { session.reps[$0].faults.contains("partial_lockout") }.map { $0 + 1 })
-                .subtracting(unjudged)
-            let flagged = Set(report.faults.filter { $0.code == "partial_lockout" }.compactMap(\.rep))
-            (found, wrong, missed) = (found + flagged.intersection(short).count, wrong + flagged.subtracting(short).count,
-                                      missed + short.subtracting(flagged).count)
-        }
-        #expect(found >= 10 && wrong == 0 && missed * 10 <= found, "flagged \(found), wrongly \(wrong), missed \(missed)")
+        let tally = FaultRepTally("partial_lockout", over: sessions, scorer: scorer)
+        #expect(tally.found >= 10 && tally.wrong == 0 && tally.missed * 10 <= tally.found, "\(tally)")
     }
 
     @Test("a press's lockout is not judged from the side, and the report says why", arguments: [CameraSetup.left, .right])
