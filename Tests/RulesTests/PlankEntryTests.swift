@@ -1,4 +1,5 @@
 @testable import Rules
+import Foundation
 import LandmarkTracks
 import SyntheticMotion
 import Testing
@@ -53,7 +54,7 @@ struct PlankEntryTests {
         let level = try #require(set.track.frames.first { frame in
             guard let world = frame.poses.first?.world else { return false }
             let (x, y) = ((world[11].x + world[12].x - world[27].x - world[28].x) / 2, (world[11].y + world[12].y - world[27].y - world[28].y) / 2)
-            return abs(y) < abs(x) * 0.577
+            return abs(y) < abs(x) * tan(30 * .pi / 180)
         })
         // The far leg kneels: the near one is the leg MediaPipe sees better.
         let far: Leg = camera == .left ? .right : .left

@@ -32,6 +32,7 @@ iterations; the reported times are then scoring times only.
 """
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -119,12 +120,13 @@ def print_table(results, held):
             print(f"{'':13}faults: " + "; ".join(f"{code} {outcome}" for code, outcome in r["fault_outcomes"].items()))
 
 
-def rule_faults(spotter, exercise, known={}):
+@functools.cache
+def rule_faults(spotter, exercise):
     """The fault codes the exercise's rule judges (from `spotter rules show`), read once per exercise."""
-    if exercise not in known:
-        shown = subprocess.run([spotter, "rules", "show", exercise], capture_output=True, text=True)
-        known[exercise] = set(re.findall(r"^\s*- code: ([a-z_]+)", shown.stdout, re.MULTILINE))
-    return known[exercise]
+    shown = subprocess.run([spotter, "rules", "show", exercise], capture_output=True, text=True)
+    if shown.returncode != 0:
+        sys.exit(f"real_footage.py: `spotter rules show {exercise}` failed: {shown.stderr.strip()}")
+    return frozenset(re.findall(r"^\s*- code: ([a-z_]+)", shown.stdout, re.MULTILINE))
 
 
 def fault_outcomes(result, judged):
