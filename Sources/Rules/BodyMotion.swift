@@ -35,6 +35,10 @@ enum BodyMotion {
         return speeds
     }
 
+    /// With at least this many of the landmarks seen, their common shift may be
+    /// the camera panning: `Speed.body` leaves it out.
+    static let panLandmarks = 4
+
     /// How fast the body still moves into a position (`ahead`: over the next
     /// `settlingWindowMs`) and out of it (`behind`: over the last): the mean
     /// speed of the trunk's and legs' landmarks seen at both ends (visibility at
@@ -44,10 +48,10 @@ enum BodyMotion {
         (ahead: settlingSpeeds(track, ahead: true, visibility: visibility), behind: settlingSpeeds(track, ahead: false, visibility: visibility))
     }
 
-    private static func settlingSpeeds(_ track: PreparedTrack, ahead: Bool, visibility: Double) -> [Double?] {
+    private static func settlingSpeeds(_ track: PreparedTrack, ahead: Bool, visibility: Double) -> HoldDetector.Speeds {
         let slots = settlingLandmarks.map(track.slot).filter { $0 >= 0 }
         let times = track.times
-        var speeds = [Double?](repeating: nil, count: times.count)
+        var picture = [Double?](repeating: nil, count: times.count), body = picture
         for frame in times.indices where track.hasPose[frame] && track.bodySize[frame] > 1 {
             let window = ahead
                 ? (frame + 1..<times.count).prefix { times[$0] - times[frame] <= settlingWindowMs }.last { track.hasPose[$0] }
@@ -55,9 +59,12 @@ enum BodyMotion {
             guard let other = window else { continue }
             let seen = slots.filter { track.visibility[$0][frame] >= visibility && track.visibility[$0][other] >= visibility }
             guard !seen.isEmpty else { continue }
-            let moved = seen.reduce(0.0) { $0 + Geometry.length(track.image[$1][other] - track.image[$1][frame]) } / Double(seen.count)
-            speeds[frame] = moved / track.bodySize[frame] / (Double(abs(times[other] - times[frame])) / 1000)
+            let shifts = seen.map { track.image[$0][other] - track.image[$0][frame] }
+            let pan = seen.count >= panLandmarks ? shifts.reduce(.zero, +) / Double(seen.count) : .zero
+            let perSecond = track.bodySize[frame] * Double(abs(times[other] - times[frame])) / 1000
+            picture[frame] = shifts.reduce(0.0) { $0 + Geometry.length($1) } / Double(seen.count) / perSecond
+            body[frame] = shifts.reduce(0.0) { $0 + Geometry.length($1 - pan) } / Double(seen.count) / perSecond
         }
-        return speeds
+        return (picture, body)
     }
 }

@@ -6,7 +6,10 @@ struct HoldDetector {
 
     /// The trunk's and legs' speed per frame over a short time after it (where a
     /// hold may start) and before it (where one may end), for the rule's `settledBelow`.
-    typealias Settling = (ahead: [Double?], behind: [Double?])
+    typealias Settling = (ahead: Speeds, behind: Speeds)
+    /// Speeds in the picture, and of the body within it (without the common
+    /// shift of its landmarks: a camera panning to follow the person is not them moving).
+    typealias Speeds = (picture: [Double?], body: [Double?])
 
     /// Held spans, as frame ranges. `steady` holds each steady signal's values
     /// (empty when it is not measured) and its tolerance; `unseenEnds` the values
@@ -64,14 +67,14 @@ struct HoldDetector {
             let measured = checks.compactMap { check in check.values[frame].map { abs($0 - check.median) <= check.tolerance } }
             return checks.isEmpty || (!measured.isEmpty && !measured.contains(false))
         }
-        // The body's speed limit: the rule's, or a multiple of the hold's median where the picture shakes more.
-        let slowEnough = { (speeds: [Double?], shake: Double) -> (Int) -> Bool in
-            guard let limit = rule.settledBelow, !speeds.isEmpty else { return { _ in true } }
-            let bound = max(limit, shake * (Self.middle(of: speeds, in: span) ?? 0))
-            return { frame in speeds[frame].map { $0 < bound } ?? false }
+        // The body's speed limit: the rule's, or a multiple of the hold's median in the picture where it shakes more.
+        let slowEnough = { (speeds: Speeds?, shake: Double) -> (Int) -> Bool in
+            guard let limit = rule.settledBelow, let speeds, !speeds.body.isEmpty else { return { _ in true } }
+            let bound = max(limit, shake * (Self.middle(of: speeds.picture, in: span) ?? 0))
+            return { frame in speeds.body[frame].map { $0 < bound } ?? false }
         }
-        let startsSlow = slowEnough(settling?.ahead ?? [], Self.startShake)
-        let endsSlow = slowEnough(settling?.behind ?? [], Self.endShake)
+        let startsSlow = slowEnough(settling?.ahead, Self.startShake)
+        let endsSlow = slowEnough(settling?.behind, Self.endShake)
         guard let first = span.first(where: { isSteady($0) && startsSlow($0) }),
               let last = span.last(where: { isSteady($0) && endsSlow($0) }), first <= last else { return nil }
         return first...last

@@ -369,7 +369,7 @@ struct HoldDetectorTests {
         #expect(spans == [0...5900, 8500...10_900, 11_800...14_900])
     }
 
-    @Test("with `settled:`, a hold starts once the body has stopped moving into place and ends where it starts moving out; on a shaking picture, relative to the hold's own speed")
+    @Test("with `settled:`, a hold starts once the body has stopped moving into place and ends where it starts moving out; on a shaking picture, relative to the hold's own speed; a camera panning is not the body moving")
     func settledBody() {
         var rule = HoldRule(conditions: [], minMs: 1000, maxGapMs: 500)
         rule.settledBelow = 0.05
@@ -378,11 +378,12 @@ struct HoldDetectorTests {
         // The legs straighten until 2.0 s (the conditions already met), and start bending at 8.0 s.
         let ahead: [Double?] = times.map { $0 < 1600 ? 0.3 : $0 < 2000 ? 0.06 : 0.01 }
         let behind: [Double?] = times.map { $0 > 8300 ? 0.3 : $0 > 8000 ? 0.06 : 0.01 }
-        let settled = HoldDetector(rule: rule).detect(times: times, met: met, settling: (ahead, behind))
+        let settled = HoldDetector(rule: rule).detect(times: times, met: met, settling: ((ahead, ahead), (behind, behind)))
         #expect(settled.map { times[$0.lowerBound]...times[$0.upperBound] } == [2000...8000])
         // A shaking picture: the whole hold moves about 0.08 body sizes a second; twice that is the limit there.
+        let shake = { (speeds: [Double?]) in speeds.map { max($0!, 0.08) } }
         let shaking = HoldDetector(rule: rule).detect(
-            times: times, met: met, settling: (ahead.map { max($0!, 0.08) }, behind.map { max($0!, 0.08) }))
+            times: times, met: met, settling: ((shake(ahead), shake(ahead)), (shake(behind), shake(behind))))
         #expect(shaking.map { times[$0.lowerBound]...times[$0.upperBound] } == [1600...8300])
         // Filmed on a phone: the hold's jitter reads 0.02 body sizes a second. Settling in, the person
         // adjusts at 0.045 (under 2.5 times it) for 1.5 s, which is holding; moving out as slowly
@@ -390,10 +391,15 @@ struct HoldDetectorTests {
         rule.settledBelow = 0.01
         let adjusting: [Double?] = times.map { $0 < 1000 ? 0.3 : $0 < 2500 ? 0.045 : 0.02 }
         let leaving: [Double?] = times.map { $0 > 7500 ? 0.045 : 0.02 }
-        let phone = HoldDetector(rule: rule).detect(times: times, met: met, settling: (adjusting, leaving))
+        let phone = HoldDetector(rule: rule).detect(times: times, met: met, settling: ((adjusting, adjusting), (leaving, leaving)))
         #expect(phone.map { times[$0.lowerBound]...times[$0.upperBound] } == [1000...7500])
+        // The camera pans to follow the person for 1.5 s once in place: the picture moves, the body within it does not.
+        let panning: [Double?] = times.map { $0 < 1000 ? 0.3 : $0 < 2500 ? 0.2 : 0.02 }
+        let still: [Double?] = times.map { $0 < 1000 ? 0.3 : 0.02 }
+        let followed = HoldDetector(rule: rule).detect(times: times, met: met, settling: ((panning, still), (leaving, leaving)))
+        #expect(followed.map { times[$0.lowerBound]...times[$0.upperBound] } == [1000...7500])
         let without = HoldDetector(rule: HoldRule(conditions: [], minMs: 1000, maxGapMs: 500))
-        #expect(without.detect(times: times, met: met, settling: (ahead, behind)).map { times[$0.lowerBound] } == [1000])
+        #expect(without.detect(times: times, met: met, settling: ((ahead, ahead), (behind, behind))).map { times[$0.lowerBound] } == [1000])
     }
 
     @Test("an `ends_unseen` signal seen through the hold and then hidden to its end ends it where last seen; hidden throughout or now and then, it does not")
