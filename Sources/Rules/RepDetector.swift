@@ -171,11 +171,16 @@ struct RepDetector {
         let levels = setLevels ?? Self.levels(pivotsBySegment.flatMap { merged($0) }, rule: self, depth: depth)
         var reps: [RepSpan] = []
         var uncounted: [UncountedMovement] = []
-        for pivots in pivotsBySegment {
+        for (segment, pivots) in zip(segments, pivotsBySegment) {
             let restored = merged(pivots, levels)
+            let cut = (start: times[segment[0]] - times[0] <= rule.maxGapMs, end: times.last! - times[segment.last!] <= rule.maxGapMs)
             for (index, pivot) in restored.enumerated() where pivot.isTurn {
                 guard index > 0, index + 1 < restored.count else { continue }
                 let before = restored[index - 1], after = restored[index + 1]
+                let isRest = { (rest: Pivot, atCut: Bool) in
+                    self.isRest(rest.depth, levels) || (atCut && self.isCutOnTheWay(rest.depth, levels))
+                }
+                let rested = (isRest(before, cut.start && index == 1), isRest(after, cut.end && index + 2 == restored.count))
                 let start = leaving(before, toward: pivot, depth: depth)
                 let end = leaving(after, toward: pivot, depth: depth)
                 let duration = times[end] - times[start]
@@ -184,8 +189,8 @@ struct RepDetector {
                     reason = .tooSmall(moved: movement(pivot, before, after), needed: smallestMovement(levels))
                 } else if !reachesTurn(pivot, before, after, levels) || (pivot.depth < activeDepth && duration < 2 * rule.minDurationMs) {
                     reason = .tooShallow(reached: value(pivot.depth))
-                } else if !isRest(before.depth, levels) || !isRest(after.depth, levels) {
-                    reason = .noReturn(restedAt: value(isRest(before.depth, levels) ? after.depth : before.depth))
+                } else if !rested.0 || !rested.1 {
+                    reason = .noReturn(restedAt: value(rested.0 ? after.depth : before.depth))
                 } else if duration < rule.minDurationMs {
                     reason = .tooQuick(milliseconds: duration)
                 } else if duration > rule.maxDurationMs {
@@ -255,6 +260,18 @@ struct RepDetector {
         guard let levels else { return depth <= restDepth }
         guard depth <= rule.restInSet.map(self.depth) ?? restDepth else { return false }
         return depth <= levels.turn - rule.returnFraction * (levels.turn - levels.rest)
+    }
+
+    /// How far back toward their typical rest a rep must have come where the
+    /// video starts or ends on its way: a clip trimmed as the person lowers
+    /// from a press, or starts as they rise into the turn.
+    static let cutReturn = 0.5
+
+    /// Where the video cuts into the way to or from a turn: in a set with the
+    /// person's levels, at least `cutReturn` of the way from their typical turn to their typical rest.
+    private func isCutOnTheWay(_ depth: Double, _ levels: (rest: Double, turn: Double)?) -> Bool {
+        guard let levels else { return false }
+        return depth <= levels.turn - Self.cutReturn * (levels.turn - levels.rest)
     }
 
     /// A turn at the rule's active level and deep enough for this person; or,

@@ -186,6 +186,19 @@ struct RepDetectorTests {
         #expect(detection.uncounted.contains { if case .noReturn = $0.reason { true } else { false } })
     }
 
+    @Test("a video that starts or ends on the way into or out of a turn counts that rep when it is at least half way back to the person's rest; nearer the turn, it does not")
+    func cutOnTheWay() {
+        func set(cutAt edge: Double) -> [(Double, Double?)] {
+            [(0, edge), (0.6, 80), (1.6, 175), (2.4, 175), (3.4, 80), (4.4, 175), (5.2, 175), (6.2, 80), (6.8, edge)]
+        }
+        #expect(reps(set(cutAt: 135)).count == 3, "58 % of the way back at both ends")
+        let nearTheTurn = Self.detect(set(cutAt: 122))
+        #expect(nearTheTurn.reps.count == 1, "44 % of the way back: reported, not counted")
+        #expect(nearTheTurn.uncounted.filter { if case .noReturn = $0.reason { true } else { false } }.count == 2)
+        // Lost for longer than the rule's gap before the end: no cut, the person left.
+        #expect(reps(set(cutAt: 135) + [(6.81, nil), (8, nil)]).count == 2)
+    }
+
     @Test("one-frame spikes neither make nor split reps")
     func spikes() {
         var (times, values) = Self.series([(0, 175), (1, 175), (2, 85), (3, 175), (4, 175), (5, 175), (6, 85), (7, 175), (8, 175)])
