@@ -12,14 +12,12 @@ enum BodyMotion {
         PoseLandmark.leftKnee, PoseLandmark.rightKnee, PoseLandmark.leftAnkle, PoseLandmark.rightAnkle,
     ]
 
-    /// The trunk's speed (the shoulders' and hips' midpoint) over `holdingWindowMs` either side of each frame.
+    /// The trunk's speed (the shoulders' and hips' midpoint) over `holdingWindowMs`
+    /// either side of each frame, its jumps at cuts left out (`cutShifts`).
     static func speeds(_ track: PreparedTrack) -> [Double?] {
-        let (ls, rs, lh, rh) = (track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
         let times = track.times
-        let trunk: [Point?] = times.indices.map { frame in
-            guard track.hasPose[frame] else { return nil }
-            return (track.image[ls][frame] + track.image[rs][frame] + track.image[lh][frame] + track.image[rh][frame]) / 4
-        }
+        let shifts = cutShifts(track)
+        let trunk = trunkCentres(track).enumerated().map { frame, centre in centre.map { $0 - shifts[frame] } }
         var speeds = [Double?](repeating: nil, count: times.count)
         var low = 0, high = 0
         for frame in times.indices {
@@ -35,8 +33,42 @@ enum BodyMotion {
         return speeds
     }
 
+    /// The midpoint of the shoulders and hips in the picture, per frame with a pose.
+    private static func trunkCentres(_ track: PreparedTrack) -> [Point?] {
+        let (ls, rs, lh, rh) = (track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
+        return track.times.indices.map { frame in
+            guard track.hasPose[frame] else { return nil }
+            return (track.image[ls][frame] + track.image[rs][frame] + track.image[lh][frame] + track.image[rh][frame]) / 4
+        }
+    }
+
+    /// Per frame, the sum of the trunk's jumps up to it: from one frame with a
+    /// pose to the next, `ExclusionFinder.jumpSize` body sizes or more and faster than
+    /// `ExclusionFinder.jumpSpeed` — the video cut to another camera, or a one-frame
+    /// glitch. Positions less these run on across a cut: a plank filmed from two
+    /// angles is held through the cut between them.
+    static func cutShifts(_ track: PreparedTrack) -> [Point] {
+        let trunk = trunkCentres(track)
+        var shifts = [Point](repeating: .zero, count: trunk.count)
+        var total = Point.zero
+        var previous: Int?
+        for frame in trunk.indices {
+            guard let centre = trunk[frame] else { shifts[frame] = total; continue }
+            if let before = previous, track.bodySize[frame] > 1, track.times[frame] > track.times[before] {
+                let step = centre - trunk[before]!
+                let size = Geometry.length(step) / track.bodySize[frame]
+                if size >= ExclusionFinder.jumpSize, size / (Double(track.times[frame] - track.times[before]) / 1000) > ExclusionFinder.jumpSpeed {
+                    total += step
+                }
+            }
+            shifts[frame] = total
+            previous = frame
+        }
+        return shifts
+    }
+
     /// With at least this many of the landmarks seen, their common shift may be
-    /// the camera panning: `Speed.body` leaves it out.
+    /// the camera panning: `HoldDetector.Speeds.body` leaves it out.
     static let panLandmarks = 4
 
     /// How fast the body still moves into a position (`ahead`: over the next
@@ -51,6 +83,7 @@ enum BodyMotion {
     private static func settlingSpeeds(_ track: PreparedTrack, ahead: Bool, visibility: Double) -> HoldDetector.Speeds {
         let slots = settlingLandmarks.map(track.slot).filter { $0 >= 0 }
         let times = track.times
+        let cuts = cutShifts(track)
         var picture = [Double?](repeating: nil, count: times.count), body = picture
         for frame in times.indices where track.hasPose[frame] && track.bodySize[frame] > 1 {
             let window = ahead
@@ -59,7 +92,7 @@ enum BodyMotion {
             guard let other = window else { continue }
             let seen = slots.filter { track.visibility[$0][frame] >= visibility && track.visibility[$0][other] >= visibility }
             guard !seen.isEmpty else { continue }
-            let shifts = seen.map { track.image[$0][other] - track.image[$0][frame] }
+            let shifts = seen.map { track.image[$0][other] - track.image[$0][frame] - (cuts[other] - cuts[frame]) }
             let pan = seen.count >= panLandmarks ? shifts.reduce(.zero, +) / Double(seen.count) : .zero
             let perSecond = track.bodySize[frame] * Double(abs(times[other] - times[frame])) / 1000
             picture[frame] = shifts.reduce(0.0) { $0 + Geometry.length($1) } / Double(seen.count) / perSecond
