@@ -77,13 +77,16 @@ enum BodyMotion {
     /// least `visibility`), in body sizes a second. Straightening the knees onto
     /// the toes moves the legs, not the trunk.
     static func settling(_ track: PreparedTrack, visibility: Double) -> HoldDetector.Settling {
-        (ahead: settlingSpeeds(track, ahead: true, visibility: visibility), behind: settlingSpeeds(track, ahead: false, visibility: visibility))
+        let cuts = cutShifts(track)
+        return (
+            ahead: settlingSpeeds(track, ahead: true, visibility: visibility, cuts: cuts),
+            behind: settlingSpeeds(track, ahead: false, visibility: visibility, cuts: cuts))
     }
 
-    private static func settlingSpeeds(_ track: PreparedTrack, ahead: Bool, visibility: Double) -> HoldDetector.Speeds {
+    /// `cuts`: the track's `cutShifts`, left out of every landmark's movement.
+    private static func settlingSpeeds(_ track: PreparedTrack, ahead: Bool, visibility: Double, cuts: [Point]) -> HoldDetector.Speeds {
         let slots = settlingLandmarks.map(track.slot).filter { $0 >= 0 }
         let times = track.times
-        let cuts = cutShifts(track)
         var picture = [Double?](repeating: nil, count: times.count), body = picture
         for frame in times.indices where track.hasPose[frame] && track.bodySize[frame] > 1 {
             let window = ahead

@@ -171,16 +171,19 @@ struct RepDetector {
         let levels = setLevels ?? Self.levels(pivotsBySegment.flatMap { merged($0) }, rule: self, depth: depth)
         var reps: [RepSpan] = []
         var uncounted: [UncountedMovement] = []
-        for (segment, pivots) in zip(segments, pivotsBySegment) {
+        for pivots in pivotsBySegment {
             let restored = merged(pivots, levels)
-            let cut = (start: times[segment[0]] - times[0] <= rule.maxGapMs, end: times.last! - times[segment.last!] <= rule.maxGapMs)
+            // A rest pivot at the video's first or last moment: where it cut into the way to or from a turn.
+            let videoEdges = [restored.first, restored.last].compactMap { $0 }.filter {
+                min(times[$0.frame] - times[0], times[times.count - 1] - times[$0.frame]) <= rule.maxGapMs
+            }.map(\.frame)
+            let rests = { (rest: Pivot) in
+                self.isRest(rest.depth, levels) || (videoEdges.contains(rest.frame) && self.isCutOnTheWay(rest.depth, levels))
+            }
             for (index, pivot) in restored.enumerated() where pivot.isTurn {
                 guard index > 0, index + 1 < restored.count else { continue }
                 let before = restored[index - 1], after = restored[index + 1]
-                let isRest = { (rest: Pivot, atCut: Bool) in
-                    self.isRest(rest.depth, levels) || (atCut && self.isCutOnTheWay(rest.depth, levels))
-                }
-                let rested = (isRest(before, cut.start && index == 1), isRest(after, cut.end && index + 2 == restored.count))
+                let rested = (rests(before), rests(after))
                 let start = leaving(before, toward: pivot, depth: depth)
                 let end = leaving(after, toward: pivot, depth: depth)
                 let duration = times[end] - times[start]
