@@ -12,12 +12,53 @@ enum BodyMotion {
         PoseLandmark.leftKnee, PoseLandmark.rightKnee, PoseLandmark.leftAnkle, PoseLandmark.rightAnkle,
     ]
 
-    /// The trunk's speed (the shoulders' and hips' midpoint) over `holdingWindowMs`
-    /// either side of each frame, its jumps at cuts left out (`cutShifts`).
-    static func speeds(_ track: PreparedTrack) -> [Double?] {
+    /// The trunk's midpoint (shoulders and hips) in the picture, per frame with a
+    /// pose, and the sum of its jumps up to each frame (`jumps`): the video cut to
+    /// another camera, or a one-frame glitch. Positions less these run on across a
+    /// cut: a plank filmed from two angles is held through the cut between them.
+    struct TrunkPath {
+        let centres: [Point?]
+        let cutShifts: [Point]
+
+        init(_ track: PreparedTrack) {
+            centres = track.times.indices.map { BodyMotion.trunkCentre(track, $0) }
+            var shifts = [Point](repeating: .zero, count: centres.count)
+            var total = Point.zero
+            var previous: Int?
+            for frame in centres.indices {
+                if let centre = centres[frame] {
+                    if let before = previous, BodyMotion.jumps(track, from: (before, centres[before]!), to: (frame, centre)) {
+                        total += centre - centres[before]!
+                    }
+                    previous = frame
+                }
+                shifts[frame] = total
+            }
+            cutShifts = shifts
+        }
+    }
+
+    /// The midpoint of the shoulders and hips in the picture; nil without a pose.
+    static func trunkCentre(_ track: PreparedTrack, _ frame: Int) -> Point? {
+        guard track.hasPose[frame] else { return nil }
+        let (ls, rs, lh, rh) = (track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
+        return (track.image[ls][frame] + track.image[rs][frame] + track.image[lh][frame] + track.image[rh][frame]) / 4
+    }
+
+    /// Whether the trunk jumped between two frames with a pose: `ExclusionFinder.jumpSize`
+    /// body sizes or more, faster than `ExclusionFinder.jumpSpeed` sizes a second.
+    static func jumps(_ track: PreparedTrack, from before: (frame: Int, centre: Point), to after: (frame: Int, centre: Point)) -> Bool {
+        guard track.bodySize[after.frame] > 1, track.times[after.frame] > track.times[before.frame] else { return false }
+        let moved = Geometry.length(after.centre - before.centre) / track.bodySize[after.frame]
+        let seconds = Double(track.times[after.frame] - track.times[before.frame]) / 1000
+        return moved >= ExclusionFinder.jumpSize && moved / seconds > ExclusionFinder.jumpSpeed
+    }
+
+    /// The trunk's speed over `holdingWindowMs` either side of each frame, its
+    /// jumps at cuts left out.
+    static func speeds(_ track: PreparedTrack, _ path: TrunkPath) -> [Double?] {
         let times = track.times
-        let shifts = cutShifts(track)
-        let trunk = trunkCentres(track).enumerated().map { frame, centre in centre.map { $0 - shifts[frame] } }
+        let trunk = path.centres.enumerated().map { frame, centre in centre.map { $0 - path.cutShifts[frame] } }
         var speeds = [Double?](repeating: nil, count: times.count)
         var low = 0, high = 0
         for frame in times.indices {
@@ -33,40 +74,6 @@ enum BodyMotion {
         return speeds
     }
 
-    /// The midpoint of the shoulders and hips in the picture, per frame with a pose.
-    private static func trunkCentres(_ track: PreparedTrack) -> [Point?] {
-        let (ls, rs, lh, rh) = (track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
-        return track.times.indices.map { frame in
-            guard track.hasPose[frame] else { return nil }
-            return (track.image[ls][frame] + track.image[rs][frame] + track.image[lh][frame] + track.image[rh][frame]) / 4
-        }
-    }
-
-    /// Per frame, the sum of the trunk's jumps up to it: from one frame with a
-    /// pose to the next, `ExclusionFinder.jumpSize` body sizes or more and faster than
-    /// `ExclusionFinder.jumpSpeed` — the video cut to another camera, or a one-frame
-    /// glitch. Positions less these run on across a cut: a plank filmed from two
-    /// angles is held through the cut between them.
-    static func cutShifts(_ track: PreparedTrack) -> [Point] {
-        let trunk = trunkCentres(track)
-        var shifts = [Point](repeating: .zero, count: trunk.count)
-        var total = Point.zero
-        var previous: Int?
-        for frame in trunk.indices {
-            guard let centre = trunk[frame] else { shifts[frame] = total; continue }
-            if let before = previous, track.bodySize[frame] > 1, track.times[frame] > track.times[before] {
-                let step = centre - trunk[before]!
-                let size = Geometry.length(step) / track.bodySize[frame]
-                if size >= ExclusionFinder.jumpSize, size / (Double(track.times[frame] - track.times[before]) / 1000) > ExclusionFinder.jumpSpeed {
-                    total += step
-                }
-            }
-            shifts[frame] = total
-            previous = frame
-        }
-        return shifts
-    }
-
     /// With at least this many of the landmarks seen, their common shift may be
     /// the camera panning: `HoldDetector.Speeds.body` leaves it out.
     static let panLandmarks = 4
@@ -76,14 +83,15 @@ enum BodyMotion {
     /// speed of the trunk's and legs' landmarks seen at both ends (visibility at
     /// least `visibility`), in body sizes a second. Straightening the knees onto
     /// the toes moves the legs, not the trunk.
-    static func settling(_ track: PreparedTrack, visibility: Double) -> HoldDetector.Settling {
-        let cuts = cutShifts(track)
+    /// The landmarks' movements leave out the trunk's jumps at cuts (`path`).
+    static func settling(_ track: PreparedTrack, visibility: Double, _ path: TrunkPath) -> HoldDetector.Settling {
+        let cuts = path.cutShifts
         return (
             ahead: settlingSpeeds(track, ahead: true, visibility: visibility, cuts: cuts),
             behind: settlingSpeeds(track, ahead: false, visibility: visibility, cuts: cuts))
     }
 
-    /// `cuts`: the track's `cutShifts`, left out of every landmark's movement.
+    /// `cuts`: the trunk's `TrunkPath.cutShifts`, left out of every landmark's movement.
     private static func settlingSpeeds(_ track: PreparedTrack, ahead: Bool, visibility: Double, cuts: [Point]) -> HoldDetector.Speeds {
         let slots = settlingLandmarks.map(track.slot).filter { $0 >= 0 }
         let times = track.times

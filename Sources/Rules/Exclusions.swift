@@ -231,17 +231,12 @@ struct ExclusionFinder {
     }
 
     /// Whether the trunk (shoulders and hips) jumps between two consecutive frames
-    /// with a pose in `span` (or next to it): `jumpSize` body sizes or more, faster than `jumpSpeed`.
+    /// with a pose in `span` (or next to it): `BodyMotion.jumps`.
     private func jumps(within span: ClosedRange<Int>) -> Bool {
-        let (ls, rs, lh, rh) = (track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
         var previous: (frame: Int, centre: Point)?
-        for frame in max(0, span.lowerBound - 1)...min(times.count - 1, span.upperBound + 1) where track.hasPose[frame] {
-            let centre = (track.image[ls][frame] + track.image[rs][frame] + track.image[lh][frame] + track.image[rh][frame]) / 4
-            if let (before, earlier) = previous, track.bodySize[frame] > 1, times[frame] > times[before] {
-                let moved = Geometry.length(centre - earlier) / track.bodySize[frame]
-                let seconds = Double(times[frame] - times[before]) / 1000
-                if moved >= Self.jumpSize, moved / seconds > Self.jumpSpeed { return true }
-            }
+        for frame in max(0, span.lowerBound - 1)...min(times.count - 1, span.upperBound + 1) {
+            guard let centre = BodyMotion.trunkCentre(track, frame) else { continue }
+            if let previous, BodyMotion.jumps(track, from: previous, to: (frame, centre)) { return true }
             previous = (frame, centre)
         }
         return false

@@ -89,9 +89,10 @@ public struct Scorer: Sendable {
 
         case .hold(let holdRule):
             thresholds = holdRule.conditions.filter { $0.signal == key.definition.name }.map(\.bound.limit)
+            let path = BodyMotion.TrunkPath(prepared)
             session.scoreHold(
-                holdRule, series: series, speeds: holdRule.stillBelow == nil ? [] : BodyMotion.speeds(prepared),
-                settling: holdRule.settledBelow == nil ? nil : BodyMotion.settling(prepared, visibility: rule.visibilityThreshold))
+                holdRule, series: series, speeds: holdRule.stillBelow == nil ? [] : BodyMotion.speeds(prepared, path),
+                settling: holdRule.settledBelow == nil ? nil : BodyMotion.settling(prepared, visibility: rule.visibilityThreshold, path))
             if session.heldSpans.isEmpty {
                 session.warnings += SessionChecks.neverHeldWarnings(holdRule, series: series, scored: scored, hasPose: prepared.hasPose, title: rule.title)
             }
