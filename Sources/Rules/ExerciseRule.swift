@@ -231,6 +231,9 @@ struct RepRule: Sendable {
     /// The least a rep moves each way between two counted reps, in the set's
     /// rhythm (at most `minRange`): a shallow rep among full ones.
     var rhythmMinRange: Double
+    /// The rep is done at its turn (a press at lockout): a video that ends
+    /// while the turn is held counts that rep.
+    var completeAtTurn = false
     /// The phase before the turn, and the one after it.
     var phases: (Phase, Phase)
     /// Conditions without which a movement is not a rep.

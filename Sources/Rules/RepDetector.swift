@@ -38,6 +38,10 @@ struct RepDetection: Sendable {
     var uncounted: [UncountedMovement]
     /// The person's typical rest and turn values over the set (nil without a counted rep).
     var levels: (rest: Double, turn: Double)?
+    /// With `completeAtTurn`, a rep whose turn the video ends in: it counts
+    /// where the rule's `require` holds on it, and is dropped without a word otherwise
+    /// (arms lowered to the sides after a press straighten the elbows too).
+    var heldToEnd: RepSpan? = nil
 }
 
 /// Finds repetitions in one signal, relative to the person doing them. Pure.
@@ -123,7 +127,8 @@ struct RepDetector {
         where Double(times[after.start] - times[before.end]) >= Self.rhythmShare * usual {
             let gap = before.end...after.start
             let gapValues = values.indices.map { gap.contains($0) ? values[$0] : nil }
-            let reread = RepDetector(rule: lowered).counting(times: times, values: gapValues, breaks: breaks, setLevels: levels)
+            let reread = RepDetector(rule: lowered).counting(
+                times: times, values: gapValues, breaks: breaks, setLevels: levels, videoEnds: false)
             for rep in reread.reps {
                 let duration = times[rep.end] - times[rep.start]
                 if lasts.contains(Double(duration)) {
@@ -148,7 +153,7 @@ struct RepDetector {
     /// against the person's levels in `setLevels` (depths) where given, else
     /// their levels in these values.
     private func counting(
-        times: [Int], values: [Double?], breaks: [Bool], setLevels: (rest: Double, turn: Double)? = nil
+        times: [Int], values: [Double?], breaks: [Bool], setLevels: (rest: Double, turn: Double)? = nil, videoEnds: Bool = true
     ) -> RepDetection {
         let cleaned = Self.despiked(times: times, values: values)
         var segments: [[Int]] = []
@@ -171,7 +176,8 @@ struct RepDetector {
         let levels = setLevels ?? Self.levels(pivotsBySegment.flatMap { merged($0) }, rule: self, depth: depth)
         var reps: [RepSpan] = []
         var uncounted: [UncountedMovement] = []
-        for pivots in pivotsBySegment {
+        var heldToEnd: RepSpan?
+        for (segment, pivots) in zip(segments, pivotsBySegment) {
             let restored = merged(pivots, levels)
             // A rest pivot at the video's first or last moment: where it cut into the way to or from a turn.
             let videoEdges = [restored.first, restored.last].compactMap { $0 }.filter {
@@ -207,11 +213,15 @@ struct RepDetector {
                     reps.append(RepSpan(start: start, turn: pivot.frame, end: end))
                 }
             }
+            if videoEnds, segment == segments.last {
+                heldToEnd = self.heldToEnd(restored, segment: segment, levels, rests: rests, depth: depth, times: times)
+            }
         }
-        let (kept, brief) = Self.withoutBrief(reps, times: times)
+        let (kept, brief) = Self.withoutBrief(reps + (heldToEnd.map { [$0] } ?? []), times: times)
         return RepDetection(
-            reps: kept, uncounted: uncounted + brief,
-            levels: levels.map { (value($0.rest), value($0.turn)) })
+            reps: kept.filter { $0 != heldToEnd }, uncounted: uncounted + brief.filter { $0.turn != heldToEnd?.turn },
+            levels: levels.map { (value($0.rest), value($0.turn)) },
+            heldToEnd: heldToEnd.flatMap { kept.contains($0) ? $0 : nil })
     }
 
     /// The share of the set's typical rep that a rep lasts at least, where the
@@ -275,6 +285,24 @@ struct RepDetector {
     private func isCutOnTheWay(_ depth: Double, _ levels: (rest: Double, turn: Double)?) -> Bool {
         guard let levels else { return false }
         return depth <= levels.turn - Self.cutReturn * (levels.turn - levels.rest)
+    }
+
+    /// With `completeAtTurn`, the rep whose turn the video ends in: the
+    /// segment's last pivot a turn at the rule's active level, reached from a
+    /// rest by at least the least a rep moves, and the person seen to within
+    /// `maxGapMs` of the video's end (a press held overhead as the clip stops).
+    /// It ends at the segment's last frame.
+    private func heldToEnd(
+        _ pivots: [Pivot], segment: [Int], _ levels: (rest: Double, turn: Double)?,
+        rests: (Pivot) -> Bool, depth: [Double?], times: [Int]
+    ) -> RepSpan? {
+        guard rule.completeAtTurn, pivots.count >= 2, let turn = pivots.last, turn.isTurn, let last = segment.last,
+              times[times.count - 1] - times[last] <= rule.maxGapMs else { return nil }
+        let before = pivots[pivots.count - 2]
+        guard rests(before), turn.depth >= activeDepth, turn.depth - before.depth >= smallestMovement(levels) else { return nil }
+        let start = leaving(before, toward: turn, depth: depth)
+        guard times[last] - times[start] >= rule.minDurationMs, times[turn.frame] - times[start] <= rule.maxDurationMs else { return nil }
+        return RepSpan(start: start, turn: turn.frame, end: last)
     }
 
     /// A turn at the rule's active level and deep enough for this person; or,

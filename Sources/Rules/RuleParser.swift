@@ -199,7 +199,7 @@ extension ExerciseRule {
     ) throws -> RepRule {
         let fields = try value.mapping(allowing: [
             "signal", "rest", "active", "min_range", "min_share", "rhythm_min_range", "min_duration_ms", "max_duration_ms", "max_gap_ms", "return", "rest_in_set",
-            "phases", "require", "visibility",
+            "complete_at_turn", "phases", "require", "visibility",
         ])
         let rest = try fields.required("rest").number(), active = try fields.required("active").number()
         guard rest != active else { throw try fields.required("active").error("rest and active thresholds must differ") }
@@ -228,6 +228,7 @@ extension ExerciseRule {
             phases: phases,
             require: try fields["require"]?.list().map { try repCondition($0, signal: signal) } ?? [])
         if let visibility = fields["visibility"] { rule.countingVisibility = try fraction(visibility) }
+        if let value = fields["complete_at_turn"] { rule.completeAtTurn = try value.bool() }
         if let value = fields["rest_in_set"] {
             let restInSet = try value.number()
             guard rule.falls ? restInSet < rest : restInSet > rest else {

@@ -57,6 +57,11 @@ struct SessionFindings {
                 counted.append(span)
             }
         }
+        // A turn the video ends in counts after a counted rep, with every condition measured and met.
+        if let held = detection.heldToEnd, !counted.isEmpty,
+           repRule.require.allSatisfy({ meets($0, held, series, despiked: despiked, unmeasured: false) }) {
+            counted.append(held)
+        }
         let hidden = UnseenReps(times: times, unseen: unseen).find(between: counted)
         let spans = counted.map { (span: Self.trimmed($0, clear: hidden), hidden: false) } + hidden.map { (span: $0, hidden: true) }
         for (span, isHidden) in spans.sorted(by: { $0.span.turn < $1.span.turn }) {
@@ -109,15 +114,17 @@ struct SessionFindings {
     }
 
     /// Whether a rep meets a `require` condition, at its turn or reduced over
-    /// the rep (the `despiked` values); one that cannot be measured (its landmarks hidden) does not stop the rep.
+    /// the rep (the `despiked` values); one that cannot be measured (its landmarks
+    /// hidden) does not stop the rep, unless `unmeasured` is false.
     private func meets(
-        _ requirement: RepCondition, _ span: RepSpan, _ series: [String: SignalSeries], despiked: [String: [Double?]]
+        _ requirement: RepCondition, _ span: RepSpan, _ series: [String: SignalSeries], despiked: [String: [Double?]],
+        unmeasured: Bool = true
     ) -> Bool {
-        guard let values = series[requirement.condition.signal]?.values else { return true }
+        guard let values = series[requirement.condition.signal]?.values else { return unmeasured }
         let frames = span.start...span.end
         let value = requirement.reduce.map { $0.apply(to: despiked[requirement.condition.signal] ?? values, in: frames, turn: span.turn, times: times) }
             ?? Reduction.value(values, at: span.turn, within: frames, times: times)
-        guard let value else { return true }
+        guard let value else { return unmeasured }
         return requirement.condition.bound.isMet(by: value)
     }
 

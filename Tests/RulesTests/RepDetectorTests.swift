@@ -199,6 +199,19 @@ struct RepDetectorTests {
         #expect(reps(set(cutAt: 135) + [(6.81, nil), (8, nil)]).count == 2)
     }
 
+    @Test("with complete_at_turn, a turn the video ends in is offered as a rep; the person lost before the end, or without the option, it is not")
+    func heldToEnd() {
+        var rule = Self.squat
+        rule.completeAtTurn = true
+        let held: [(Double, Double?)] = [(0, 175), (1, 175), (2, 80), (3, 175), (4, 175), (5, 80), (6.5, 80)]
+        let detection = Self.detect(held, rule: rule)
+        #expect(detection.reps.count == 1, "the finished rep stays the only one counted here")
+        #expect(detection.heldToEnd.map { (5000...6500).contains(Self.series(held).times[$0.turn]) && $0.end == $0.turn } == true, "\(String(describing: detection.heldToEnd))")
+        #expect(Self.detect(held, rule: Self.squat).heldToEnd == nil, "without the option")
+        #expect(Self.detect(held + [(6.51, nil), (8, nil)], rule: rule).heldToEnd == nil, "lost for longer than the rule's gap")
+        #expect(Self.detect([(0, 175), (1, 175), (2, 80), (3, 175), (4, 175), (5, 140), (6, 140)], rule: rule).heldToEnd == nil, "short of the turn")
+    }
+
     @Test("one-frame spikes neither make nor split reps")
     func spikes() {
         var (times, values) = Self.series([(0, 175), (1, 175), (2, 85), (3, 175), (4, 175), (5, 175), (6, 85), (7, 175), (8, 175)])
