@@ -14,7 +14,7 @@ struct UncountedWarnings {
     ) -> [String] {
         if counted == 0 {
             guard let (low, high) = Self.extent(values) else { return [] }
-            guard high - low >= rule.minRange else { return oneSideAlone(sides, low: low, high: high).map { [$0] } ?? [] }
+            guard high - low >= rule.minRange else { return [oneSideAlone(sides, low: low, high: high) ?? tooLittle(low: low, high: high)] }
             let why = uncounted.first.map { describe($0.reason, levels: levels) } ?? "no movement went from rest to a turn and back"
             return ["no_reps: \(signal.name) moved between \(format(low)) and \(format(high)) but no rep was counted: \(why)"]
         }
@@ -42,6 +42,13 @@ struct UncountedWarnings {
             + (moved.count == 1 ? "on the \(first.name) side alone" : "on one side at a time")
             + "; a rep moves both sides, and the \(which) of the two "
             + (format(low) == format(high) ? "stayed at \(format(low))" : "moved only between \(format(low)) and \(format(high))")
+    }
+
+    /// "no_reps: elbow moved only between 73° and 113°, under the 45° a rep moves":
+    /// the signal never moved as far as one rep, which a report with no rep still says.
+    private func tooLittle(low: Double, high: Double) -> String {
+        let moved = format(low) == format(high) ? "stayed at \(format(low))" : "moved only between \(format(low)) and \(format(high))"
+        return "no_reps: \(signal.name) \(moved), under the \(format(rule.minRange)) a rep moves"
     }
 
     /// The lowest and highest values present; nil with none.

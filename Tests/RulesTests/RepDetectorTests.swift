@@ -160,7 +160,7 @@ struct RepDetectorTests {
         #expect(warnings == ["uncounted: 1 movement of knee not counted as reps: at 1.2 s it lasted only 0.48 s (a rep takes at least 0.50 s)"])
     }
 
-    @Test("a max-of-two-sides signal that stayed still says which side alone moved, or that they took turns")
+    @Test("a max-of-two-sides signal that stayed still says which side alone moved, or that they took turns; a signal that moved less than a rep says so")
     func oneSideAlone() throws {
         let knee = try #require(RuleFixtures.book.rule(for: "squat").signals.first { $0.name == "knee" })
         let times = Array(stride(from: 0, to: 4000, by: 100))
@@ -172,8 +172,12 @@ struct RepDetectorTests {
         let turns = times.map { time -> Double? in time % 2000 < 1000 ? 90 : 170 }
         #expect(warnings.warnings([], counted: 0, levels: nil, values: straight, sides: (bending, turns)).first?
             .hasPrefix("no_reps: knee moved between 90° and 170° on one side at a time;") == true)
-        // Neither side moved as a rep would: nothing to say.
-        #expect(warnings.warnings([], counted: 0, levels: nil, values: straight, sides: (straight, straight)).isEmpty)
+        // Neither side moved as a rep would: no zero is silent, the signal's extent is said.
+        #expect(warnings.warnings([], counted: 0, levels: nil, values: straight, sides: (straight, straight))
+            == ["no_reps: knee stayed at 170°, under the 35° a rep moves"])
+        let small = times.map { time -> Double? in time % 2000 < 1000 ? 170 : 140 }
+        #expect(warnings.warnings([], counted: 0, levels: nil, values: small)
+            == ["no_reps: knee moved only between 140° and 170°, under the 35° a rep moves"])
     }
 
     @Test("a set that never comes back to rest counts nothing and says so")
