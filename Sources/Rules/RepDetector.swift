@@ -213,7 +213,7 @@ struct RepDetector {
                     reps.append(RepSpan(start: start, turn: pivot.frame, end: end))
                 }
             }
-            if videoEnds, segment == segments.last {
+            if videoEnds, segment.last == segments.last?.last {
                 heldToEnd = self.heldToEnd(restored, segment: segment, levels, rests: rests, depth: depth, times: times)
             }
         }
