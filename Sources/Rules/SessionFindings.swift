@@ -59,7 +59,7 @@ struct SessionFindings {
         }
         // A turn the video ends in counts after a counted rep, with every condition measured and met.
         if let held = detection.heldToEnd, !counted.isEmpty,
-           repRule.require.allSatisfy({ meets($0, held, series, despiked: despiked, unmeasured: false) }) {
+           repRule.require.allSatisfy({ meets($0, held, series, despiked: despiked, unmeasuredPasses: false) }) {
             counted.append(held)
         }
         let hidden = UnseenReps(times: times, unseen: unseen).find(between: counted)
@@ -115,16 +115,16 @@ struct SessionFindings {
 
     /// Whether a rep meets a `require` condition, at its turn or reduced over
     /// the rep (the `despiked` values); one that cannot be measured (its landmarks
-    /// hidden) does not stop the rep, unless `unmeasured` is false.
+    /// hidden) does not stop the rep, unless `unmeasuredPasses` is false.
     private func meets(
         _ requirement: RepCondition, _ span: RepSpan, _ series: [String: SignalSeries], despiked: [String: [Double?]],
-        unmeasured: Bool = true
+        unmeasuredPasses: Bool = true
     ) -> Bool {
-        guard let values = series[requirement.condition.signal]?.values else { return unmeasured }
+        guard let values = series[requirement.condition.signal]?.values else { return unmeasuredPasses }
         let frames = span.start...span.end
         let value = requirement.reduce.map { $0.apply(to: despiked[requirement.condition.signal] ?? values, in: frames, turn: span.turn, times: times) }
             ?? Reduction.value(values, at: span.turn, within: frames, times: times)
-        guard let value else { return unmeasured }
+        guard let value else { return unmeasuredPasses }
         return requirement.condition.bound.isMet(by: value)
     }
 
