@@ -213,8 +213,8 @@ struct RepDetector {
                     reps.append(RepSpan(start: start, turn: pivot.frame, end: end))
                 }
             }
-            if videoEnds, segment.last == segments.last?.last {
-                heldToEnd = self.heldToEnd(restored, segment: segment, levels, rests: rests, depth: depth, times: times)
+            if videoEnds, let last = segment.last, last == segments.last?.last {
+                heldToEnd = self.heldToEnd(restored, endingAt: last, levels, rests: rests, depth: depth, times: times)
             }
         }
         let (kept, brief) = Self.withoutBrief(reps + (heldToEnd.map { [$0] } ?? []), times: times)
@@ -291,12 +291,12 @@ struct RepDetector {
     /// segment's last pivot a turn at the rule's active level, reached from a
     /// rest by at least the least a rep moves, and the person seen to within
     /// `maxGapMs` of the video's end (a press held overhead as the clip stops).
-    /// It ends at the segment's last frame.
+    /// It ends at the segment's last frame, `last`.
     private func heldToEnd(
-        _ pivots: [Pivot], segment: [Int], _ levels: (rest: Double, turn: Double)?,
+        _ pivots: [Pivot], endingAt last: Int, _ levels: (rest: Double, turn: Double)?,
         rests: (Pivot) -> Bool, depth: [Double?], times: [Int]
     ) -> RepSpan? {
-        guard rule.completeAtTurn, pivots.count >= 2, let turn = pivots.last, turn.isTurn, let last = segment.last,
+        guard rule.completeAtTurn, pivots.count >= 2, let turn = pivots.last, turn.isTurn,
               times[times.count - 1] - times[last] <= rule.maxGapMs else { return nil }
         let before = pivots[pivots.count - 2]
         guard rests(before), turn.depth >= activeDepth, turn.depth - before.depth >= smallestMovement(levels) else { return nil }
