@@ -51,7 +51,11 @@ struct APIServerTests {
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         listening?.port = port
-        let session = URLSession(configuration: .ephemeral)
+        // A loaded 2-core machine running every suite at once has answered a request
+        // here after 58 s: the client waits as long as the server may take, not URLSession's default 60 s.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 600
+        let session = URLSession(configuration: configuration)
         try await body(connection) { method, path, key, content, headers in
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
             request.httpMethod = method
