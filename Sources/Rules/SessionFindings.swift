@@ -21,6 +21,8 @@ struct SessionFindings {
     private var notJudged: [String: (reps: [Int?], views: Set<CameraView>)] = [:]
     /// Fault codes not judged because their landmarks were hidden: the reps (nil in a hold) and the landmarks.
     private var unmeasured: [String: (reps: [Int?], landmarks: Set<String>)] = [:]
+    /// Fault codes not judged on the reps counted where the person was lost (said in the `unseen:` warning).
+    private var unjudgedUnseen: [String: [Int]] = [:]
 
     init(rule: ExerciseRule, times: [Int], scored: [Bool], views: [CameraView?]) {
         self.rule = rule
@@ -79,7 +81,10 @@ struct SessionFindings {
                 endMilliseconds: times[span.end],
                 metrics: isHidden ? ["duration_ms": duration, "unseen_ms": duration] : RepMetrics(rule: rule, times: times).metrics(span, repRule, series),
                 faults: found.map(\.code).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }))
-            if isHidden { unseenReps.append(index) }
+            if isHidden {
+                unseenReps.append(index)
+                for code in Set(rule.faults.map(\.code)) { unjudgedUnseen[code, default: []].append(index) }
+            }
             faults += found
         }
         if !hidden.isEmpty { warnings.append(unseenWarning(hidden)) }
@@ -211,13 +216,16 @@ struct SessionFindings {
         }
     }
 
-    /// The fault codes not judged, with their reps.
+    /// The fault codes not judged, with their reps: for want of a view, or where
+    /// their landmarks were hidden (unmeasured, or the whole rep unseen).
     var notJudgedFaults: [SessionReport.NotJudged] {
-        notJudged.keys.sorted().map { code in
+        let hidden = Set(unmeasured.keys).union(unjudgedUnseen.keys)
+        return notJudged.keys.sorted().map { code in
             SessionReport.NotJudged(
                 code: code, reps: notJudged[code]!.reps.compactMap { $0 }, reason: .view, needs: rule.faultViews[code] ?? [])
-        } + unmeasured.keys.sorted().map { code in
-            SessionReport.NotJudged(code: code, reps: unmeasured[code]!.reps.compactMap { $0 }, reason: .hidden, needs: [])
+        } + hidden.sorted().map { code in
+            let reps = Set((unmeasured[code]?.reps ?? []).compactMap { $0 } + (unjudgedUnseen[code] ?? []))
+            return SessionReport.NotJudged(code: code, reps: reps.sorted(), reason: .hidden, needs: [])
         }
     }
 

@@ -65,7 +65,7 @@ struct UnseenRepsTests {
                 "two reps make no rhythm")
     }
 
-    @Test("a jumping-jack set whose seventh rep fell in a dropout burst counts all ten, says so and is less sure")
+    @Test("a jumping-jack set whose seventh rep fell in a dropout burst counts all ten, says so, lists its faults as not judged and is less sure")
     func jumpingJacks() throws {
         let session = WorkoutSimulator.session("jumping_jack", seed: 3_000_024)
         let report = Scorer(rule: try RuleFixtures.book.rule(for: "jumping_jack")).score(session.track).report
@@ -76,6 +76,7 @@ struct UnseenRepsTests {
         let truth = session.reps[6]
         #expect(unseen.allSatisfy { $0.bottomMilliseconds >= truth.startMs && $0.bottomMilliseconds <= truth.endMs })
         #expect(report.warnings.contains { $0.hasPrefix("unseen: rep 7 counted where the person was lost (6.2–6.5 s)") }, "\(report.warnings)")
+        #expect(report.notJudged == [SessionReport.NotJudged(code: "partial_rom", reps: [7], reason: .hidden, needs: [])])
         #expect(report.countConfidence == .medium)
     }
 }
