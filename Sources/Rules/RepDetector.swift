@@ -155,7 +155,7 @@ struct RepDetector {
     private func counting(
         times: [Int], values: [Double?], breaks: [Bool], setLevels: (rest: Double, turn: Double)? = nil, videoEnds: Bool = true
     ) -> RepDetection {
-        let cleaned = Self.despiked(times: times, values: values)
+        let cleaned = Self.despiked(times: times, values: Self.withoutExcursions(times: times, values: values, size: rule.minRange))
         var segments: [[Int]] = []
         var current: [Int] = []
         var broken = false
@@ -437,6 +437,48 @@ struct RepDetector {
         guard let first = times.first, let last = times.last, times.count > 1, last > first else { return 1 }
         let step = Double(last - first) / Double(times.count - 1)
         return max(1, Int(noiseSpacingMs / step + 0.01))  // 0.01: timestamps rounded to the millisecond
+    }
+
+    /// A leap of a whole rep's range between frames at most this far apart…
+    static let excursionStepMs = 50
+    /// …and a leap back, to within a third of that of where it left, at most this long after.
+    static let excursionMs = 200
+
+    /// The values without excursions no limb makes: the signal leaping by
+    /// `size` (the rule's `min_range`) from one frame to the next and leaping
+    /// back within `excursionMs` (MediaPipe reading a curling arm straight for
+    /// four frames mid-curl). Their frames are left unread. A one-frame spike is
+    /// left to the running median (`despiked`); tracks with frames further apart
+    /// than `excursionStepMs` keep every value: a quick rep leaps there.
+    static func withoutExcursions(times: [Int], values: [Double?], size: Double) -> [Double?] {
+        let valid = times.indices.filter { values[$0] != nil }
+        func leap(_ position: Int) -> Double? {
+            let from = valid[position - 1], to = valid[position]
+            guard times[to] - times[from] <= Self.excursionStepMs else { return nil }
+            let change = values[to]! - values[from]!
+            return abs(change) >= size ? change : nil
+        }
+        var cleaned = values
+        var position = 1
+        while position < valid.count {
+            guard let out = leap(position) else {
+                position += 1
+                continue
+            }
+            let left = values[valid[position - 1]]!
+            var back = position + 1
+            while back < valid.count, times[valid[back]] - times[valid[position]] <= Self.excursionMs {
+                if let change = leap(back), change * out < 0, abs(values[valid[back]]! - left) <= size / 3 { break }
+                back += 1
+            }
+            guard back > position + 1, back < valid.count, times[valid[back]] - times[valid[position]] <= Self.excursionMs else {
+                position += 1
+                continue
+            }
+            for excursion in position..<back { cleaned[valid[excursion]] = nil }
+            position = back + 1
+        }
+        return cleaned
     }
 
     /// How far either side of a value its running median reaches.

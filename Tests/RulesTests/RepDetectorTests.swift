@@ -223,6 +223,25 @@ struct RepDetectorTests {
         #expect(RepDetector(rule: Self.squat).detect(times: times, values: values).reps.count == 2)
     }
 
+    @Test("a glitch of four frames that leaps a rep's range and back splits no rep; at 10 frames/s, where a quick rep leaps as far between frames, nothing is left out")
+    func excursions() {
+        // One slow rep at 25 frames/s, the signal read at rest for 0.16 s while it pauses at its deepest.
+        var (times, values) = Self.series([(0, 175), (1, 175), (2.5, 70), (3.5, 70), (5, 175), (6, 175)], fps: 25)
+        let glitch = times.indices.filter { times[$0] >= 2_840 && times[$0] <= 2_960 }
+        for frame in glitch { values[frame] = 170 }
+        #expect(glitch.count == 4)
+        #expect(RepDetector(rule: Self.squat).detect(times: times, values: values).reps.count == 1)
+        let kept = RepDetector.withoutExcursions(times: times, values: values, size: 35)
+        #expect(times.indices.filter { kept[$0] == nil } == glitch)
+        // The same frames at 10 frames/s apart: kept.
+        let sparse = stride(from: 0, to: times.count, by: 4).map { $0 }
+        let sparseValues = sparse.map { values[$0] }
+        #expect(RepDetector.withoutExcursions(times: sparse.map { times[$0] }, values: sparseValues, size: 35) == sparseValues)
+        // A leap that stays (a limb swapped for good, a camera cut) is no excursion.
+        let stays = Self.series([(0, 175), (1, 175), (1.04, 90), (3, 90)], fps: 25)
+        #expect(RepDetector.withoutExcursions(times: stays.times, values: stays.values, size: 35) == stays.values)
+    }
+
     @Test("noise around any level neither makes nor splits reps")
     func noise() {
         var points: [(Double, Double?)] = [(0, 175), (1, 175), (2, 90)]
