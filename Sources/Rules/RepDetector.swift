@@ -466,12 +466,10 @@ struct RepDetector {
                 continue
             }
             let left = values[valid[position - 1]]!
-            var back = position + 1
-            while back < valid.count, times[valid[back]] - times[valid[position]] <= Self.excursionMs {
-                if let change = leap(back), change * out < 0, abs(values[valid[back]]! - left) <= size / 3 { break }
-                back += 1
-            }
-            guard back > position + 1, back < valid.count, times[valid[back]] - times[valid[position]] <= Self.excursionMs else {
+            let returns = (position + 1..<valid.count).lazy
+                .prefix { times[valid[$0]] - times[valid[position]] <= Self.excursionMs }
+                .first { back in leap(back).map { $0 * out < 0 && abs(values[valid[back]]! - left) <= size / 3 } ?? false }
+            guard let back = returns, back > position + 1 else {
                 position += 1
                 continue
             }
