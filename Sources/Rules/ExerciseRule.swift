@@ -209,6 +209,18 @@ enum Movement: Sendable {
     case hold(HoldRule)
 }
 
+/// What a rep whose turn the video ends in is (`complete_at_turn`).
+enum TurnAtEnd: Sendable, Equatable {
+    /// Nothing: a rep is done back at rest.
+    case never
+    /// A rep, after a counted rep: the rep is done at its turn (a press held overhead as the video stops).
+    case counted
+    /// A movement said uncounted: the pose alone does not tell a rep finished
+    /// there from a rest reached some other way (a deadlift held at lockout, or
+    /// the lifter standing up after setting the bar down).
+    case reported
+}
+
 /// Counting repetitions on one signal with two thresholds (hysteresis): a rep
 /// leaves the rest zone, reaches the active zone and comes back.
 struct RepRule: Sendable {
@@ -231,9 +243,8 @@ struct RepRule: Sendable {
     /// The least a rep moves each way between two counted reps, in the set's
     /// rhythm (at most `minRange`): a shallow rep among full ones.
     var rhythmMinRange: Double
-    /// The rep is done at its turn (a press at lockout): a video that ends
-    /// while the turn is held counts that rep.
-    var completeAtTurn = false
+    /// What a turn held to the video's end is: nothing, a rep, or a movement said uncounted.
+    var completeAtTurn = TurnAtEnd.never
     /// The phase before the turn, and the one after it.
     var phases: (Phase, Phase)
     /// Conditions without which a movement is not a rep.

@@ -24,6 +24,9 @@ struct UncountedMovement: Equatable, Sendable {
         case offRhythm(milliseconds: Int, typical: Int)
         /// A condition at the turn failed (the rule's `require`).
         case requirement(signal: String)
+        /// The video ended while the turn was held, where the rule does not
+        /// count that as a rep (`complete_at_turn: reported`).
+        case heldToEnd
     }
 
     var start: Int
@@ -38,9 +41,10 @@ struct RepDetection: Sendable {
     var uncounted: [UncountedMovement]
     /// The person's typical rest and turn values over the set (nil without a counted rep).
     var levels: (rest: Double, turn: Double)?
-    /// With `completeAtTurn`, a rep whose turn the video ends in: it counts
-    /// where the rule's `require` holds on it, and is dropped without a word otherwise
-    /// (arms lowered to the sides after a press straighten the elbows too).
+    /// With `completeAtTurn`, a rep whose turn the video ends in: where the
+    /// rule's `require` holds on it, it counts (`.counted`) or is said uncounted
+    /// (`.reported`); otherwise it is dropped without a word (arms lowered to
+    /// the sides after a press straighten the elbows too).
     var heldToEnd: RepSpan? = nil
 }
 
@@ -296,7 +300,7 @@ struct RepDetector {
         _ pivots: [Pivot], endingAt last: Int, _ levels: (rest: Double, turn: Double)?,
         rests: (Pivot) -> Bool, depth: [Double?], times: [Int]
     ) -> RepSpan? {
-        guard rule.completeAtTurn, pivots.count >= 2, let turn = pivots.last, turn.isTurn,
+        guard rule.completeAtTurn != .never, pivots.count >= 2, let turn = pivots.last, turn.isTurn,
               times[times.count - 1] - times[last] <= rule.maxGapMs else { return nil }
         let before = pivots[pivots.count - 2]
         guard rests(before), turn.depth >= activeDepth, turn.depth - before.depth >= smallestMovement(levels) else { return nil }

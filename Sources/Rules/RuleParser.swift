@@ -228,7 +228,14 @@ extension ExerciseRule {
             phases: phases,
             require: try fields["require"]?.list().map { try repCondition($0, signal: signal) } ?? [])
         if let visibility = fields["visibility"] { rule.countingVisibility = try fraction(visibility) }
-        if let value = fields["complete_at_turn"] { rule.completeAtTurn = try value.bool() }
+        if let value = fields["complete_at_turn"] {
+            switch (value.node.bool, try? value.string()) {
+            case (true?, _): rule.completeAtTurn = .counted
+            case (false?, _): rule.completeAtTurn = .never
+            case (nil, "reported"): rule.completeAtTurn = .reported
+            default: throw value.error("complete_at_turn must be true, false or reported")
+            }
+        }
         if let value = fields["rest_in_set"] {
             let restInSet = try value.number()
             guard rule.falls ? restInSet < rest : restInSet > rest else {

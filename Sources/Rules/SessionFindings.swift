@@ -59,10 +59,14 @@ struct SessionFindings {
                 counted.append(span)
             }
         }
-        // A turn the video ends in counts after a counted rep, with every condition measured and met.
-        if let held = detection.heldToEnd, !counted.isEmpty,
+        // A turn the video ends in, with every condition measured and met: counted after a counted rep, or said uncounted.
+        if let held = detection.heldToEnd,
            repRule.require.allSatisfy({ meets($0, held, series, despiked: despiked, unmeasuredPasses: false) }) {
-            counted.append(held)
+            switch repRule.completeAtTurn {
+            case .counted where !counted.isEmpty: counted.append(held)
+            case .reported: uncounted.append(UncountedMovement(start: held.start, turn: held.turn, end: held.end, reason: .heldToEnd))
+            case .never, .counted: break
+            }
         }
         let hidden = UnseenReps(times: times, unseen: unseen).find(between: counted)
         let spans = counted.map { (span: Self.trimmed($0, clear: hidden), hidden: false) } + hidden.map { (span: $0, hidden: true) }

@@ -81,6 +81,9 @@ struct UncountedWarnings {
             return "lasted \(seconds(milliseconds)) where this set's reps last \(seconds(Int(Double(typical) * share)))–\(seconds(Int(Double(typical) / share))), and moved too little to count on its own on a track that jitters"
         case .requirement(let name):
             return "did not meet the rule's condition on \(name)"
+        case .heldToEnd:
+            return "reached its turn and held it to the video's end: not counted, as the pose alone does not tell "
+                + "a rep finished there (a lift held at lockout) from a rest reached without the weight (standing up after setting the bar down)"
         }
     }
 

@@ -27,7 +27,7 @@ struct HeldLockoutTests {
     static func score(_ track: LandmarkTrack, completeAtTurn: Bool = true) throws -> SessionReport {
         var rule = try RuleFixtures.book.rule(for: "overhead_press")
         if case .reps(var reps) = rule.movement {
-            reps.completeAtTurn = completeAtTurn
+            reps.completeAtTurn = completeAtTurn ? .counted : .never
             rule.movement = .reps(reps)
         }
         return Scorer(rule: rule).score(track).report

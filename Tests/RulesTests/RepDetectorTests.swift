@@ -206,7 +206,7 @@ struct RepDetectorTests {
     @Test("with complete_at_turn, a turn the video ends in is offered as a rep; the person lost before the end, or without the option, it is not")
     func heldToEnd() {
         var rule = Self.squat
-        rule.completeAtTurn = true
+        rule.completeAtTurn = .counted
         let held: [(Double, Double?)] = [(0, 175), (1, 175), (2, 80), (3, 175), (4, 175), (5, 80), (6.5, 80)]
         let detection = Self.detect(held, rule: rule)
         #expect(detection.reps.count == 1, "the finished rep stays the only one counted here")

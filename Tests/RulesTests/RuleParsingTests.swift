@@ -61,6 +61,8 @@ struct RuleParsingTests {
         ("bad name", minimal.replacingOccurrences(of: "exercise: demo", with: "exercise: Demo Squat"), 1, "lowercase"),
         ("confirm off the turn", minimal.replacingOccurrences(of: "at: bottom", with: "at: rep\n    confirm: knee"), 14, "confirm: belongs to at: bottom"),
         ("confirm unknown signal", minimal.replacingOccurrences(of: "at: bottom", with: "at: bottom\n    confirm: kne"), 14, "no signal \"kne\""),
+        ("complete_at_turn neither a bool nor reported", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  complete_at_turn: sometimes\n"), 10,
+         "complete_at_turn must be true, false or reported"),
         ("counting visibility over 1", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  visibility: 1.5\n"), 10, "must be within [0, 1]"),
         ("rep signal's own visibility", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "angle: [hip, knee, ankle]\n    visibility: 0"), 5, "set by reps: visibility:"),
         ("signal visibility over 1", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "angle: [hip, knee, ankle]\n    visibility: 2"), 6, "must be within [0, 1]"),
