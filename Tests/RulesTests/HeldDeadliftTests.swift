@@ -12,15 +12,9 @@ import Testing
 struct HeldDeadliftTests {
     static let set = SessionCheckTests.set("deadlift", seed: 3) { $0.reps = 3; $0.noise = 0.005 }
 
-    /// The middle of the set's `index`th rep (its lockout).
-    static func lockout(_ index: Int) -> Int {
-        let rep = set.reps[index]
-        return (rep.startMilliseconds + rep.endMilliseconds) / 2
-    }
-
     @Test("cut at its last lockout: the lifts before it counted, the held one said uncounted, the count's confidence medium")
     func cutAtLockout() throws {
-        let report = try SessionCheckTests.score("deadlift", HeldLockoutTests.trimmed(Self.set.track, at: Self.lockout(2)))
+        let report = try SessionCheckTests.score("deadlift", HeldLockoutTests.trimmed(Self.set.track, at: HeldLockoutTests.lockout(2, of: Self.set)))
         #expect(report.repCount == 2)
         #expect(report.countConfidence == .medium)
         let said = report.warnings.filter { $0.hasPrefix("uncounted: 1 movement of hip") }
@@ -29,7 +23,7 @@ struct HeldDeadliftTests {
 
     @Test("a lone lift held at lockout: no rep, and the no_reps warning says why")
     func alone() throws {
-        let report = try SessionCheckTests.score("deadlift", HeldLockoutTests.trimmed(Self.set.track, at: Self.lockout(0)))
+        let report = try SessionCheckTests.score("deadlift", HeldLockoutTests.trimmed(Self.set.track, at: HeldLockoutTests.lockout(0, of: Self.set)))
         #expect(report.repCount == 0)
         #expect(report.warnings.contains { $0.hasPrefix("no_reps: hip moved") && $0.contains("held it to the video's end") }, "\(report.warnings)")
     }

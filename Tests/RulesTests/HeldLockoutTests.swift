@@ -18,9 +18,9 @@ struct HeldLockoutTests {
         return cut
     }
 
-    /// The middle of the set's `index`th rep (its lockout).
-    static func lockout(_ index: Int) -> Int {
-        let rep = set.reps[index]
+    /// The middle of a set's `index`th rep (its lockout; a deadlift's too).
+    static func lockout(_ index: Int, of synthetic: SyntheticSet = HeldLockoutTests.set) -> Int {
+        let rep = synthetic.reps[index]
         return (rep.startMilliseconds + rep.endMilliseconds) / 2
     }
 
