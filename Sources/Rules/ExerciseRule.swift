@@ -71,11 +71,12 @@ public struct ExerciseRule: Sendable {
     }
 
     /// The signals a session is judged on with these faults: the movement's,
-    /// the metrics' and the faults' (with their events' triggers).
+    /// the metrics' and the faults' (with their events' triggers). A `require`
+    /// entry's `any_of` alternatives are left out: where one is hidden, the others decide.
     func signalsJudged(by faults: [FaultDefinition]) -> Set<String> {
         var names: Set<String> = [keySignal]
         switch movement {
-        case .reps(let reps): names.formUnion(reps.require.map(\.condition.signal))
+        case .reps(let reps): names.formUnion(reps.require.filter { $0.alternatives.count == 1 }.flatMap(\.signals))
         case .hold(let hold): names.formUnion(hold.conditions.map(\.signal))
         }
         names.formUnion(metrics.map(\.signal))
@@ -248,7 +249,7 @@ struct RepRule: Sendable {
     /// The phase before the turn, and the one after it.
     var phases: (Phase, Phase)
     /// Conditions without which a movement is not a rep.
-    var require: [RepCondition]
+    var require: [RepRequirement]
     /// The rep signal trusts landmarks MediaPipe sees down to this visibility
     /// (0–1): limbs it calls hidden, or guesses outside the picture, still move with the body.
     var countingVisibility = SignalContext.defaultCountingVisibility
@@ -298,6 +299,16 @@ struct RepCondition: Sendable {
     var condition: PointCondition
     /// nil: the value at the turn.
     var reduce: Reduction?
+}
+
+/// One `require` entry: a condition, or (`any_of`) several of which a rep meets
+/// at least one — a single-leg deadlift's raised leg keeps its hip open where
+/// both hips bend in a deadlift on two feet.
+struct RepRequirement: Sendable {
+    var alternatives: [RepCondition]
+
+    /// The signals the requirement reads.
+    var signals: [String] { alternatives.map(\.condition.signal) }
 }
 
 enum Bound: Sendable, Equatable {

@@ -22,8 +22,8 @@ struct UncountedMovement: Equatable, Sendable {
         /// Between two reps on a track that jitters, a movement too small for a rep on its
         /// own that did not last like the set's reps (`RepDetector.rhythmShare`).
         case offRhythm(milliseconds: Int, typical: Int)
-        /// A condition at the turn failed (the rule's `require`).
-        case requirement(signal: String)
+        /// A `require` entry failed: its condition's signal, or its `any_of` alternatives' signals.
+        case requirement(signals: [String])
         /// The video ended while the turn was held, where the rule does not
         /// count that as a rep (`complete_at_turn: reported`).
         case heldToEnd

@@ -105,7 +105,7 @@ public enum RuleLint {
         var used = Set(rule.metrics.map(\.signal) + rule.faults.map(\.signal) + rule.position.map(\.signal))
         for fault in rule.faults { if case .event(let condition, _, _) = fault.moment { used.insert(condition.signal) } }
         switch rule.movement {
-        case .reps(let reps): used.formUnion([reps.signal] + reps.require.map(\.condition.signal))
+        case .reps(let reps): used.formUnion([reps.signal] + reps.require.flatMap(\.signals))
         case .hold(let hold): used.formUnion(hold.conditions.map(\.signal) + hold.steady.map(\.signal))
         }
         return used

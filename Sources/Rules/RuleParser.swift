@@ -226,7 +226,7 @@ extension ExerciseRule {
             minShare: try fields["min_share"].map { try fraction($0) } ?? 0.4,
             rhythmMinRange: rhythmMinRange,
             phases: phases,
-            require: try fields["require"]?.list().map { try repCondition($0, signal: signal) } ?? [])
+            require: try fields["require"]?.list().map { try repRequirement($0, signal: signal) } ?? [])
         if let visibility = fields["visibility"] { rule.countingVisibility = try fraction(visibility) }
         if let value = fields["complete_at_turn"] {
             switch (value.node.bool, try? value.string()) {
@@ -269,8 +269,20 @@ extension ExerciseRule {
             minMs: try fields["min_ms"]?.integer() ?? 1000, maxGapMs: try fields["max_gap_ms"]?.integer() ?? 500)
     }
 
+    /// A `require` entry: a condition, or `any_of:` a list of two or more.
+    private static func repRequirement(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> RepRequirement {
+        let fields = try value.mapping(allowing: Set(["any_of"] + Self.repConditionKeys))
+        guard let list = fields["any_of"] else { return RepRequirement(alternatives: [try repCondition(value, signal: signal)]) }
+        guard fields.entries.count == 1 else { throw value.error("any_of stands alone: its conditions go in its list") }
+        let alternatives = try list.list().map { try repCondition($0, signal: signal) }
+        guard alternatives.count >= 2 else { throw list.error("any_of lists two or more conditions") }
+        return RepRequirement(alternatives: alternatives)
+    }
+
+    private static let repConditionKeys = ["signal", "above", "below", "reduce"]
+
     private static func repCondition(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> RepCondition {
-        let fields = try value.mapping(allowing: ["signal", "above", "below", "reduce"])
+        let fields = try value.mapping(allowing: Set(Self.repConditionKeys))
         let reduce = try fields["reduce"].map(reduction)
         if reduce == .bottom { throw fields["reduce"]!.error("reduce: bottom is the default (the value at the turn); leave it out") }
         return RepCondition(

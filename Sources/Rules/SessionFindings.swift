@@ -48,13 +48,13 @@ struct SessionFindings {
         var counted: [RepSpan] = []
         // Reduced over a rep, a condition's signal is read without its one-frame spikes,
         // so that one glitched landmark neither stops a rep nor lets an idle movement through.
-        let despiked = Dictionary(repRule.require.filter { $0.reduce != nil }.compactMap { requirement in
-            series[requirement.condition.signal].map { (requirement.condition.signal, Reduction.withoutSpikes($0.values)) }
+        let despiked = Dictionary(repRule.require.flatMap(\.alternatives).filter { $0.reduce != nil }.compactMap { condition in
+            series[condition.condition.signal].map { (condition.condition.signal, Reduction.withoutSpikes($0.values)) }
         }, uniquingKeysWith: { first, _ in first })
         for span in detection.reps {
             if let failed = repRule.require.first(where: { !meets($0, span, series, despiked: despiked) }) {
                 uncounted.append(UncountedMovement(
-                    start: span.start, turn: span.turn, end: span.end, reason: .requirement(signal: failed.condition.signal)))
+                    start: span.start, turn: span.turn, end: span.end, reason: .requirement(signals: failed.signals)))
             } else {
                 counted.append(span)
             }
@@ -122,19 +122,26 @@ struct SessionFindings {
         return "unseen: \(reps) counted where the person was lost (\(Self.list(spans))): the set's steady rhythm puts a rep there; its faults are not judged"
     }
 
-    /// Whether a rep meets a `require` condition, at its turn or reduced over
-    /// the rep (the `despiked` values); one that cannot be measured (its landmarks
+    /// Whether a rep meets a `require` entry: one of its conditions measured
+    /// and met, at the rep's turn or reduced over the rep (the `despiked`
+    /// values). One whose conditions cannot be measured at all (their landmarks
     /// hidden) does not stop the rep, unless `unmeasuredPasses` is false.
     private func meets(
-        _ requirement: RepCondition, _ span: RepSpan, _ series: [String: SignalSeries], despiked: [String: [Double?]],
+        _ requirement: RepRequirement, _ span: RepSpan, _ series: [String: SignalSeries], despiked: [String: [Double?]],
         unmeasuredPasses: Bool = true
     ) -> Bool {
-        guard let values = series[requirement.condition.signal]?.values else { return unmeasuredPasses }
+        let results = requirement.alternatives.map { isMet($0, span, series, despiked: despiked) }
+        if results.contains(true) { return true }
+        return results.allSatisfy { $0 == nil } && unmeasuredPasses
+    }
+
+    /// Whether a rep meets one condition; nil where it cannot be measured.
+    private func isMet(_ requirement: RepCondition, _ span: RepSpan, _ series: [String: SignalSeries], despiked: [String: [Double?]]) -> Bool? {
+        guard let values = series[requirement.condition.signal]?.values else { return nil }
         let frames = span.start...span.end
         let value = requirement.reduce.map { $0.apply(to: despiked[requirement.condition.signal] ?? values, in: frames, turn: span.turn, times: times) }
             ?? Reduction.value(values, at: span.turn, within: frames, times: times)
-        guard let value else { return unmeasuredPasses }
-        return requirement.condition.bound.isMet(by: value)
+        return value.map { requirement.condition.bound.isMet(by: $0) }
     }
 
     // MARK: - Holds

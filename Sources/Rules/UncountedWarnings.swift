@@ -79,8 +79,10 @@ struct UncountedWarnings {
         case .offRhythm(let milliseconds, let typical):
             let share = RepDetector.rhythmShare
             return "lasted \(seconds(milliseconds)) where this set's reps last \(seconds(Int(Double(typical) * share)))–\(seconds(Int(Double(typical) / share))), and moved too little to count on its own on a track that jitters"
-        case .requirement(let name):
-            return "did not meet the rule's condition on \(name)"
+        case .requirement(let names) where names.count == 1:
+            return "did not meet the rule's condition on \(names[0])"
+        case .requirement(let names):
+            return "met none of the rule's conditions on \(names.dropLast().joined(separator: ", ")) or \(names[names.count - 1])"
         case .heldToEnd:
             return "reached its turn and held it to the video's end: not counted, as the pose alone does not tell "
                 + "a rep finished there (a lift held at lockout) from a rest reached without the weight (standing up after setting the bar down)"

@@ -63,6 +63,14 @@ struct RuleParsingTests {
         ("confirm unknown signal", minimal.replacingOccurrences(of: "at: bottom", with: "at: bottom\n    confirm: kne"), 14, "no signal \"kne\""),
         ("complete_at_turn neither a bool nor reported", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  complete_at_turn: sometimes\n"), 10,
          "complete_at_turn must be true, false or reported"),
+        ("any_of with one condition", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  require:\n    - any_of: [{signal: knee, above: 90}]\n"), 11,
+         "any_of lists two or more conditions"),
+        ("any_of beside a condition's keys", minimal.replacingOccurrences(
+            of: "  active: 125\n", with: "  active: 125\n  require:\n    - {any_of: [{signal: knee, above: 90}, {signal: knee, below: 170}], signal: knee}\n"), 11,
+         "any_of stands alone"),
+        ("any_of condition unknown signal", minimal.replacingOccurrences(
+            of: "  active: 125\n", with: "  active: 125\n  require:\n    - any_of: [{signal: knee, above: 90}, {signal: kne, below: 170}]\n"), 11,
+         "no signal \"kne\""),
         ("counting visibility over 1", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  visibility: 1.5\n"), 10, "must be within [0, 1]"),
         ("rep signal's own visibility", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "angle: [hip, knee, ankle]\n    visibility: 0"), 5, "set by reps: visibility:"),
         ("signal visibility over 1", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "angle: [hip, knee, ankle]\n    visibility: 2"), 6, "must be within [0, 1]"),

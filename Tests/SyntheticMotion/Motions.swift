@@ -128,6 +128,33 @@ struct DeadliftMotion: Motion {
     }
 }
 
+/// A single-leg Romanian deadlift: the trunk hinges forward over one softly
+/// bent leg while the other rises behind in line with it, so that its hip stays
+/// open. Progress 0 is the hinge, 1 standing on both feet.
+struct SingleLegDeadliftMotion: Motion {
+    let exercise = "deadlift"
+    let faultRates: [String: Double] = [:]
+    let tempo = 2.4...3.4
+
+    func plan(_ random: inout SeededRandom, faulty: Set<String>) -> RepPlan {
+        RepPlan(faults: faulty, values: ["hinge": random.uniform(72...86)])
+    }
+
+    func body(progress s: Double, returning: Bool, plan: RepPlan, skeleton: Skeleton) -> BodyPoints {
+        let hinge = lerp(plan.values["hinge"] ?? 80, 3, s)
+        var posture = StandingPosture()
+        posture.lean = hinge
+        posture.legs[0] = .init(thigh: lerp(14, 0, s), shank: lerp(-6, 0, s), abduction: 5)
+        posture.legs[1] = .init(thigh: -(hinge - 5), shank: -(hinge - 5), abduction: 5)
+        for side in 0..<2 { posture.arms[side] = .hanging(flexion: 0, abduction: 6, elbow: 176, wrist: 4) }
+        var body = posture.points(skeleton)
+        // The standing foot stays where it stands; the raised one leaves the ground.
+        let standing = body.pose[27]
+        body.translate(by: Vector(-standing.x, 0, -skeleton.pelvisWidth / 2 - standing.z))
+        return body
+    }
+}
+
 struct CurlMotion: Motion {
     let exercise = "bicep_curl"
     let faultRates = ["partial_rom": 0.3, "elbow_drift": 0.3, "torso_swing": 0.3, "bent_wrist": 0.3]

@@ -33,6 +33,8 @@ public struct SetConditions: Sendable, CustomStringConvertible {
     public var reps = 6
     /// No reps at all: standing about, setting up, small movements.
     public var idle = false
+    /// Deadlifts only: single-leg Romanian deadlifts, the free leg rising behind.
+    public var singleLeg = false
 
     public init() {}
 
@@ -80,7 +82,7 @@ public enum SyntheticSessions {
         var random = SeededRandom(seed: seed)
         let skeleton = Skeleton(scale: random.uniform(0.88...1.1))
         if exercise == "plank" { return plank(conditions, skeleton, &random) }
-        let motion = motion(exercise)!
+        let motion = exercise == "deadlift" && conditions.singleLeg ? SingleLegDeadliftMotion() : motion(exercise)!
         let camera = conditions.camera ?? motion.camera
         var timeline = Timeline()
         // Setting up: standing about, with a dip or two that must not count.
