@@ -220,6 +220,10 @@ enum TurnAtEnd: Sendable, Equatable {
     /// there from a rest reached some other way (a deadlift held at lockout, or
     /// the lifter standing up after setting the bar down).
     case reported
+    /// A rep where it is the video's one movement, up from a rest at its start
+    /// (a single lift from the floor, held at lockout as the clip stops: nothing
+    /// was set down before it); otherwise said uncounted, as `reported`.
+    case lone
 }
 
 /// Counting repetitions on one signal with two thresholds (hysteresis): a rep

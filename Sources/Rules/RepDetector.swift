@@ -46,6 +46,9 @@ struct RepDetection: Sendable {
     /// (`.reported`); otherwise it is dropped without a word (arms lowered to
     /// the sides after a press straighten the elbows too).
     var heldToEnd: RepSpan? = nil
+    /// Whether `heldToEnd` is the video's one movement: from the rest it starts
+    /// in to the turn it ends in, with no other turn anywhere.
+    var heldIsLone = false
 }
 
 /// Finds repetitions in one signal, relative to the person doing them. Pure.
@@ -221,11 +224,13 @@ struct RepDetector {
                 heldToEnd = self.heldToEnd(restored, endingAt: last, levels, rests: rests, depth: depth, times: times)
             }
         }
+        let turns = pivotsBySegment.map { merged($0, levels).filter(\.isTurn).count }
         let (kept, brief) = Self.withoutBrief(reps + (heldToEnd.map { [$0] } ?? []), times: times)
         return RepDetection(
             reps: kept.filter { $0 != heldToEnd }, uncounted: uncounted + brief.filter { $0.turn != heldToEnd?.turn },
             levels: levels.map { (value($0.rest), value($0.turn)) },
-            heldToEnd: heldToEnd.flatMap { kept.contains($0) ? $0 : nil })
+            heldToEnd: heldToEnd.flatMap { kept.contains($0) ? $0 : nil },
+            heldIsLone: heldToEnd != nil && turns.reduce(0, +) == 1 && merged(pivotsBySegment.last ?? [], levels).count == 2)
     }
 
     /// The share of the set's typical rep that a rep lasts at least, where the

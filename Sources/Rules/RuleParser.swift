@@ -233,7 +233,8 @@ extension ExerciseRule {
             case (true?, _): rule.completeAtTurn = .counted
             case (false?, _): rule.completeAtTurn = .never
             case (nil, "reported"): rule.completeAtTurn = .reported
-            default: throw value.error("complete_at_turn must be true, false or reported")
+            case (nil, "lone"): rule.completeAtTurn = .lone
+            default: throw value.error("complete_at_turn must be true, false, reported or lone")
             }
         }
         if let value = fields["rest_in_set"] {

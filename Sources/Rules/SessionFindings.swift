@@ -64,7 +64,8 @@ struct SessionFindings {
            repRule.require.allSatisfy({ meets($0, held, series, despiked: despiked, unmeasuredPasses: false) }) {
             switch repRule.completeAtTurn {
             case .counted where !counted.isEmpty: counted.append(held)
-            case .reported: uncounted.append(UncountedMovement(start: held.start, turn: held.turn, end: held.end, reason: .heldToEnd))
+            case .lone where counted.isEmpty && detection.heldIsLone: counted.append(held)
+            case .reported, .lone: uncounted.append(UncountedMovement(start: held.start, turn: held.turn, end: held.end, reason: .heldToEnd))
             case .never, .counted: break
             }
         }

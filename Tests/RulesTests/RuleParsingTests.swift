@@ -61,8 +61,8 @@ struct RuleParsingTests {
         ("bad name", minimal.replacingOccurrences(of: "exercise: demo", with: "exercise: Demo Squat"), 1, "lowercase"),
         ("confirm off the turn", minimal.replacingOccurrences(of: "at: bottom", with: "at: rep\n    confirm: knee"), 14, "confirm: belongs to at: bottom"),
         ("confirm unknown signal", minimal.replacingOccurrences(of: "at: bottom", with: "at: bottom\n    confirm: kne"), 14, "no signal \"kne\""),
-        ("complete_at_turn neither a bool nor reported", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  complete_at_turn: sometimes\n"), 10,
-         "complete_at_turn must be true, false or reported"),
+        ("complete_at_turn neither a bool, reported nor lone", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  complete_at_turn: sometimes\n"), 10,
+         "complete_at_turn must be true, false, reported or lone"),
         ("any_of with one condition", minimal.replacingOccurrences(of: "  active: 125\n", with: "  active: 125\n  require:\n    - any_of: [{signal: knee, above: 90}]\n"), 11,
          "any_of lists two or more conditions"),
         ("any_of beside a condition's keys", minimal.replacingOccurrences(
