@@ -25,7 +25,7 @@ struct UncountedMovement: Equatable, Sendable {
         /// A `require` entry failed: its condition's signal, or its `any_of` alternatives' signals.
         case requirement(signals: [String])
         /// The video ended while the turn was held, where the rule does not
-        /// count that as a rep (`complete_at_turn: reported`).
+        /// count that as a rep (`complete_at_turn: reported`, or `lone` after another movement).
         case heldToEnd
     }
 
@@ -42,9 +42,9 @@ struct RepDetection: Sendable {
     /// The person's typical rest and turn values over the set (nil without a counted rep).
     var levels: (rest: Double, turn: Double)?
     /// With `completeAtTurn`, a rep whose turn the video ends in: where the
-    /// rule's `require` holds on it, it counts (`.counted`) or is said uncounted
-    /// (`.reported`); otherwise it is dropped without a word (arms lowered to
-    /// the sides after a press straighten the elbows too).
+    /// rule's `require` holds on it, it counts (`.counted`, or `.lone` alone in
+    /// the video) or is said uncounted (`.reported`); otherwise it is dropped
+    /// without a word (arms lowered to the sides after a press straighten the elbows too).
     var heldToEnd: RepSpan? = nil
     /// Whether `heldToEnd` is the video's one movement: from the rest it starts
     /// in to the turn it ends in, with no other turn anywhere.
