@@ -184,8 +184,8 @@ struct RepDetector {
         var reps: [RepSpan] = []
         var uncounted: [UncountedMovement] = []
         var heldToEnd: RepSpan?
-        for (segment, pivots) in zip(segments, pivotsBySegment) {
-            let restored = merged(pivots, levels)
+        let restoredBySegment = pivotsBySegment.map { merged($0, levels) }
+        for (segment, restored) in zip(segments, restoredBySegment) {
             // A rest pivot at the video's first or last moment: where it cut into the way to or from a turn.
             let videoEdges = [restored.first, restored.last].compactMap { $0 }.filter {
                 min(times[$0.frame] - times[0], times[times.count - 1] - times[$0.frame]) <= rule.maxGapMs
@@ -224,13 +224,12 @@ struct RepDetector {
                 heldToEnd = self.heldToEnd(restored, endingAt: last, levels, rests: rests, depth: depth, times: times)
             }
         }
-        let turns = pivotsBySegment.map { merged($0, levels).filter(\.isTurn).count }
         let (kept, brief) = Self.withoutBrief(reps + (heldToEnd.map { [$0] } ?? []), times: times)
         return RepDetection(
             reps: kept.filter { $0 != heldToEnd }, uncounted: uncounted + brief.filter { $0.turn != heldToEnd?.turn },
             levels: levels.map { (value($0.rest), value($0.turn)) },
             heldToEnd: heldToEnd.flatMap { kept.contains($0) ? $0 : nil },
-            heldIsLone: heldToEnd != nil && turns.reduce(0, +) == 1 && merged(pivotsBySegment.last ?? [], levels).count == 2)
+            heldIsLone: heldToEnd != nil && restoredBySegment.joined().filter(\.isTurn).count == 1 && restoredBySegment.last?.count == 2)
     }
 
     /// The share of the set's typical rep that a rep lasts at least, where the
