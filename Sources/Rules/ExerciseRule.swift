@@ -269,8 +269,8 @@ struct HoldRule: Sendable {
     var conditions: [PointCondition]
     /// Held only while the trunk moves slower than this, in the person's own size a second (`BodyMotion`).
     var stillBelow: Double?
-    /// The hold starts and ends where each of these signals is within its
-    /// tolerance of its median over the hold: getting into position and out of it is not holding.
+    /// The hold starts and ends where each of these signals is steady (`SteadySignal`):
+    /// getting into position and out of it is not holding.
     var steady: [SteadySignal] = []
     /// The hold starts and ends where the trunk and legs move slower than this
     /// (body sizes a second, over `BodyMotion.settlingWindowMs`), or than a
@@ -285,10 +285,18 @@ struct HoldRule: Sendable {
     var maxGapMs: Int
 }
 
-/// A signal that stays within `tolerance` of its median while a position is held.
+/// A signal that stays near where it is held while a position is held: within
+/// `tolerance` of its median over the hold, or (`fallsOnly`) not more than
+/// `tolerance` below the lower of that median and `ideal`.
 struct SteadySignal: Sendable {
     var signal: String
     var tolerance: Double
+    /// Only a fall leaves steadiness (`not_below:`): a plank's hips may rise, not rest on the floor.
+    var fallsOnly = false
+    /// Where the signal belongs (`ideal:`): a hold mostly above it still starts near it.
+    var ideal: Double?
+    /// The views it is read in (nil: any); elsewhere it is not measured.
+    var views: [CameraView]?
 }
 
 /// A signal compared with a limit.

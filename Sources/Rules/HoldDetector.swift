@@ -11,11 +11,19 @@ struct HoldDetector {
     /// shift of its landmarks: a camera panning to follow the person is not them moving).
     typealias Speeds = (picture: [Double?], body: [Double?])
 
-    /// Held spans, as frame ranges. `steady` holds each steady signal's values
-    /// (empty when it is not measured) and its tolerance; `unseenEnds` the values
-    /// of the rule's `ends_unseen` signals (`endingWhereSeen`).
+    /// A steady signal's values per frame (empty when it is not measured; nil in
+    /// frames where it is not, or not in its views) and what it must stay near (`SteadySignal`).
+    struct Steady {
+        var values: [Double?]
+        var tolerance: Double
+        var fallsOnly = false
+        var ideal: Double?
+    }
+
+    /// Held spans, as frame ranges. `steady` holds the rule's steady signals;
+    /// `unseenEnds` the values of the rule's `ends_unseen` signals (`endingWhereSeen`).
     func detect(
-        times: [Int], met: [Bool?], steady: [(values: [Double?], tolerance: Double)] = [], settling: Settling? = nil,
+        times: [Int], met: [Bool?], steady: [Steady] = [], settling: Settling? = nil,
         unseenEnds: [[Double?]] = []
     ) -> [ClosedRange<Int>] {
         var spans: [ClosedRange<Int>] = []
@@ -55,16 +63,18 @@ struct HoldDetector {
     static let endShake = 2.0
 
     /// `span` without the frames at either end where a steady signal is further
-    /// than its tolerance from its median over the span, or none is measured,
+    /// than its tolerance from its median over the span (or, falling only, below
+    /// the lower of that median and its ideal by more), or none is measured,
     /// or the body moves faster than the rule lets a settled hold; nil when nothing settles.
-    private func settled(
-        _ span: ClosedRange<Int>, _ steady: [(values: [Double?], tolerance: Double)], _ settling: Settling?
-    ) -> ClosedRange<Int>? {
-        let checks: [(values: [Double?], median: Double, tolerance: Double)] = steady.compactMap { signal in
-            Self.middle(of: signal.values, in: span).map { (signal.values, $0, signal.tolerance) }
+    private func settled(_ span: ClosedRange<Int>, _ steady: [Steady], _ settling: Settling?) -> ClosedRange<Int>? {
+        let checks: [(values: [Double?], isNear: (Double) -> Bool)] = steady.compactMap { signal in
+            Self.middle(of: signal.values, in: span).map { median in
+                let floor = min(median, signal.ideal ?? median) - signal.tolerance
+                return (signal.values, signal.fallsOnly ? { $0 >= floor } : { abs($0 - median) <= signal.tolerance })
+            }
         }
         let isSteady = { (frame: Int) in
-            let measured = checks.compactMap { check in check.values[frame].map { abs($0 - check.median) <= check.tolerance } }
+            let measured = checks.compactMap { check in check.values[frame].map(check.isNear) }
             return checks.isEmpty || (!measured.isEmpty && !measured.contains(false))
         }
         // The body's speed limit: the rule's, or a multiple of the hold's median in the picture where it shakes more.

@@ -258,16 +258,24 @@ extension ExerciseRule {
         if let still, still <= 0 { throw fields["still"]!.error("still: is a speed above 0 (body sizes a second)") }
         let settled = try fields["settled"]?.number()
         if let settled, settled <= 0 { throw fields["settled"]!.error("settled: is a speed above 0 (body sizes a second)") }
-        let steady = try fields["steady"]?.list().map { entry in
-            let steadyFields = try entry.mapping(allowing: ["signal", "within"])
-            let within = try steadyFields.required("within")
-            guard try within.number() > 0 else { throw within.error("within: is a tolerance above 0") }
-            return SteadySignal(signal: try signal(steadyFields.required("signal")), tolerance: try within.number())
-        }
+        let steady = try fields["steady"]?.list().map { try steadySignal($0, signal: signal) }
         let endsUnseen = try fields["ends_unseen"]?.list().map { try signal($0) } ?? []
         return HoldRule(
             conditions: conditions, stillBelow: still, steady: steady ?? [], settledBelow: settled, endsUnseen: endsUnseen,
             minMs: try fields["min_ms"]?.integer() ?? 1000, maxGapMs: try fields["max_gap_ms"]?.integer() ?? 500)
+    }
+
+    /// A `steady` entry: `within:` a tolerance either side of the hold's median, or
+    /// `not_below:` one below it (and below `ideal:` where given), read in any view or in `views:`.
+    private static func steadySignal(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> SteadySignal {
+        let fields = try value.mapping(allowing: ["signal", "within", "not_below", "ideal", "views"])
+        let (key, tolerance) = try fields.oneOf(["within", "not_below"])
+        guard try tolerance.number() > 0 else { throw tolerance.error("\(key): is a tolerance above 0") }
+        let ideal = try fields["ideal"]?.number()
+        if ideal != nil, key == "within" { throw fields["ideal"]!.error("ideal: goes with not_below:, not within:") }
+        return SteadySignal(
+            signal: try signal(fields.required("signal")), tolerance: try tolerance.number(), fallsOnly: key == "not_below",
+            ideal: ideal, views: try fields["views"].map(views))
     }
 
     /// A `require` entry: a condition, or `any_of:` a list of two or more.

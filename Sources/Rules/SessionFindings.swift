@@ -163,7 +163,12 @@ struct SessionFindings {
             }
             return all
         }
-        let steady = holdRule.steady.map { (values: series[$0.signal]?.values ?? [], tolerance: $0.tolerance) }
+        let steady = holdRule.steady.map { signal in
+            let values = series[signal.signal]?.values ?? []
+            return HoldDetector.Steady(
+                values: signal.views.map { only in values.indices.map { views[$0].map(only.contains) == true ? values[$0] : nil } } ?? values,
+                tolerance: signal.tolerance, fallsOnly: signal.fallsOnly, ideal: signal.ideal)
+        }
         let unseenEnds = holdRule.endsUnseen.map { series[$0]?.values ?? [] }
         let spans = HoldDetector(rule: holdRule).detect(times: times, met: met, steady: steady, settling: settling, unseenEnds: unseenEnds)
         heldSpans = spans.map { times[$0.lowerBound]...times[$0.upperBound] }

@@ -78,11 +78,20 @@ struct RuleParsingTests {
          9, "settled: is a speed above 0"),
         ("ends_unseen unknown signal", "exercise: demo\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, ankle]\nhold:\n  when:\n    - {signal: knee, above: 150}\n  ends_unseen: [elbow]\n",
          9, "no signal \"elbow\""),
+        ("steady both within and not_below", Self.steadyHold("{signal: knee, within: 5, not_below: 5}"), 10, "needs exactly one of within, not_below"),
+        ("steady ideal with within", Self.steadyHold("{signal: knee, within: 5, ideal: 170}"), 10, "ideal: goes with not_below:"),
+        ("steady not_below no tolerance", Self.steadyHold("{signal: knee, not_below: 0}"), 10, "not_below: is a tolerance above 0"),
+        ("steady unknown view", Self.steadyHold("{signal: knee, not_below: 5, views: [above]}"), 10, "a view is"),
         ("pause off the turn", minimal.replacingOccurrences(of: "at: bottom", with: "at: rep\n    pause: whole"), 14, "pause: belongs to at: bottom"),
         ("pause not whole", minimal.replacingOccurrences(of: "at: bottom", with: "at: bottom\n    pause: half"), 14, "expected whole"),
         ("feet neither planted nor absent", minimal.replacingOccurrences(of: "version: 2", with: "version: 2\nfeet: together"), 3, "feet: expected planted"),
         ("ahead off an angle", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "distance: [left_ankle, right_ankle]\n    side: ahead"), 6, "side: ahead belongs to an angle"),
     ]
+
+    /// A hold whose one `steady` entry (line 10) is `entry`.
+    static func steadyHold(_ entry: String) -> String {
+        "exercise: demo\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, ankle]\nhold:\n  when:\n    - {signal: knee, above: 150}\n  steady:\n    - \(entry)\n"
+    }
 
     @Test("broken rules are refused with file:line and the reason", arguments: broken.map(\.0))
     func brokenRules(_ name: String) {
