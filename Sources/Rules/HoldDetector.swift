@@ -37,7 +37,7 @@ struct HoldDetector {
             }
         }
         if let open = current { spans.append(open) }
-        return spans.compactMap { settled($0, steady, settling) }
+        return spans.compactMap { span in settled(span, steady, settling, seenBefore: met[..<span.lowerBound].contains { $0 != nil }) }
             .map { Self.endingWhereSeen($0, unseenEnds, times: times) }
             .filter { times[$0.upperBound] - times[$0.lowerBound] >= rule.minMs }
     }
@@ -66,7 +66,10 @@ struct HoldDetector {
     /// than its tolerance from its median over the span (or, falling only, below
     /// the lower of that median and its ideal by more), or none is measured,
     /// or the body moves faster than the rule lets a settled hold; nil when nothing settles.
-    private func settled(_ span: ClosedRange<Int>, _ steady: [Steady], _ settling: Settling?) -> ClosedRange<Int>? {
+    /// A span from the first frame any condition is measured in (`seenBefore` false:
+    /// the person already in position as they come into view) starts without the
+    /// speed limit: MediaPipe's landmarks settling onto them is not them moving into place.
+    private func settled(_ span: ClosedRange<Int>, _ steady: [Steady], _ settling: Settling?, seenBefore: Bool) -> ClosedRange<Int>? {
         let checks: [(values: [Double?], isNear: (Double) -> Bool)] = steady.compactMap { signal in
             Self.middle(of: signal.values, in: span).map { median in
                 let floor = min(median, signal.ideal ?? median) - signal.tolerance
@@ -83,7 +86,7 @@ struct HoldDetector {
             let bound = max(limit, shake * (Self.middle(of: speeds.picture, in: span) ?? 0))
             return { frame in speeds.body[frame].map { $0 < bound } ?? false }
         }
-        let startsSlow = slowEnough(settling?.ahead, Self.startShake)
+        let startsSlow = seenBefore ? slowEnough(settling?.ahead, Self.startShake) : { _ in true }
         let endsSlow = slowEnough(settling?.behind, Self.endShake)
         guard let first = span.first(where: { isSteady($0) && startsSlow($0) }),
               let last = span.last(where: { isSteady($0) && endsSlow($0) }), first <= last else { return nil }

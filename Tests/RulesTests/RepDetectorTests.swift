@@ -405,6 +405,23 @@ struct HoldDetectorTests {
         #expect(unsettled.isEmpty, "a signal that never settles leaves no hold")
     }
 
+    @Test("with `settled:`, a hold in place from the first moment the person is seen starts there: MediaPipe finding them moves the landmarks, not them")
+    func settledFromFirstSight() {
+        var rule = HoldRule(conditions: [], minMs: 1000, maxGapMs: 500)
+        rule.settledBelow = 0.02
+        let times = Array(stride(from: 0, to: 6_000, by: 100))
+        // The landmarks settle onto the person over the first 0.4 s they are seen (from 0.5 s: the video fades in).
+        let ahead: [Double?] = times.map { $0 < 900 ? 0.04 : 0.01 }
+        let behind: [Double?] = times.map { _ in 0.01 }
+        let fromSight: [Bool?] = times.map { $0 < 500 ? nil : true }
+        let first = HoldDetector(rule: rule).detect(times: times, met: fromSight, settling: ((ahead, ahead), (behind, behind)))
+        #expect(first.map { times[$0.lowerBound]...times[$0.upperBound] } == [500...5900])
+        // Seen out of position first (not yet level, say): the same movement is getting into place.
+        let afterwards: [Bool?] = times.map { $0 < 500 ? false : true }
+        let later = HoldDetector(rule: rule).detect(times: times, met: afterwards, settling: ((ahead, ahead), (behind, behind)))
+        #expect(later.map { times[$0.lowerBound]...times[$0.upperBound] } == [900...5900])
+    }
+
     @Test("a steady signal that may only not fall trims the ends where it lies below the lower of its median and its ideal")
     func fallingOnly() {
         let detector = HoldDetector(rule: HoldRule(conditions: [], minMs: 1000, maxGapMs: 500))
