@@ -37,7 +37,9 @@ struct HoldDetector {
             }
         }
         if let open = current { spans.append(open) }
-        return spans.compactMap { span in settled(span, steady, settling, seenBefore: met[..<span.lowerBound].contains { $0 != nil }) }
+        return spans.compactMap { span in
+            settled(span, steady, settling, times: times, firstSight: !met[..<span.lowerBound].contains { $0 != nil })
+        }
             .map { Self.endingWhereSeen($0, unseenEnds, times: times) }
             .filter { times[$0.upperBound] - times[$0.lowerBound] >= rule.minMs }
     }
@@ -61,15 +63,21 @@ struct HoldDetector {
     static let startShake = 2.5
     /// And ends where it last moved under this many times it: leaving begins slowly.
     static let endShake = 2.0
+    /// How long MediaPipe's landmarks take to settle onto a body it has just found:
+    /// they move 0.03–0.04 body sizes a second for a few hundred milliseconds.
+    static let lockOnMs = 500
 
     /// `span` without the frames at either end where a steady signal is further
     /// than its tolerance from its median over the span (or, falling only, below
     /// the lower of that median and its ideal by more), or none is measured,
     /// or the body moves faster than the rule lets a settled hold; nil when nothing settles.
-    /// A span from the first frame any condition is measured in (`seenBefore` false:
-    /// the person already in position as they come into view) starts without the
-    /// speed limit: MediaPipe's landmarks settling onto them is not them moving into place.
-    private func settled(_ span: ClosedRange<Int>, _ steady: [Steady], _ settling: Settling?, seenBefore: Bool) -> ClosedRange<Int>? {
+    /// In a span from the first frame any condition is measured in (`firstSight`:
+    /// the person in position as they come into view) whose body is slow once
+    /// `lockOnMs` have passed, those first milliseconds have no speed limit:
+    /// MediaPipe's landmarks settling onto them is not them moving into place.
+    private func settled(
+        _ span: ClosedRange<Int>, _ steady: [Steady], _ settling: Settling?, times: [Int], firstSight: Bool
+    ) -> ClosedRange<Int>? {
         let checks: [(values: [Double?], isNear: (Double) -> Bool)] = steady.compactMap { signal in
             Self.middle(of: signal.values, in: span).map { median in
                 let floor = min(median, signal.ideal ?? median) - signal.tolerance
@@ -86,7 +94,10 @@ struct HoldDetector {
             let bound = max(limit, shake * (Self.middle(of: speeds.picture, in: span) ?? 0))
             return { frame in speeds.body[frame].map { $0 < bound } ?? false }
         }
-        let startsSlow = seenBefore ? slowEnough(settling?.ahead, Self.startShake) : { _ in true }
+        let slowAhead = slowEnough(settling?.ahead, Self.startShake)
+        let lockingOn = { frame in times[frame] - times[span.lowerBound] <= Self.lockOnMs }
+        let lockedOn = firstSight && span.first { !lockingOn($0) }.map(slowAhead) == true
+        let startsSlow = { frame in (lockedOn && lockingOn(frame)) || slowAhead(frame) }
         let endsSlow = slowEnough(settling?.behind, Self.endShake)
         guard let first = span.first(where: { isSteady($0) && startsSlow($0) }),
               let last = span.last(where: { isSteady($0) && endsSlow($0) }), first <= last else { return nil }

@@ -405,7 +405,7 @@ struct HoldDetectorTests {
         #expect(unsettled.isEmpty, "a signal that never settles leaves no hold")
     }
 
-    @Test("with `settled:`, a hold in place from the first moment the person is seen starts there: MediaPipe finding them moves the landmarks, not them")
+    @Test("with `settled:`, a hold in place from the first moment the person is seen, and still once MediaPipe has found them, starts there: its finding them moves the landmarks, not them")
     func settledFromFirstSight() {
         var rule = HoldRule(conditions: [], minMs: 1000, maxGapMs: 500)
         rule.settledBelow = 0.02
@@ -420,6 +420,10 @@ struct HoldDetectorTests {
         let afterwards: [Bool?] = times.map { $0 < 500 ? false : true }
         let later = HoldDetector(rule: rule).detect(times: times, met: afterwards, settling: ((ahead, ahead), (behind, behind)))
         #expect(later.map { times[$0.lowerBound]...times[$0.upperBound] } == [900...5900])
+        // Seen in position but still moving into place for 2 s: longer than MediaPipe takes to find a body.
+        let adjusting: [Double?] = times.map { $0 < 2500 ? 0.04 : 0.01 }
+        let moving = HoldDetector(rule: rule).detect(times: times, met: fromSight, settling: ((adjusting, adjusting), (behind, behind)))
+        #expect(moving.map { times[$0.lowerBound]...times[$0.upperBound] } == [2500...5900])
     }
 
     @Test("a steady signal that may only not fall trims the ends where it lies below the lower of its median and its ideal")
