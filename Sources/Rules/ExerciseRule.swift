@@ -297,6 +297,11 @@ struct SteadySignal: Sendable {
     var ideal: Double?
     /// The views it is read in (nil: any); elsewhere it is not measured.
     var views: [CameraView]?
+
+    /// Whether `value` is steady in a hold where the signal's median is `median`.
+    func isSteady(_ value: Double, median: Double) -> Bool {
+        fallsOnly ? value >= min(median, ideal ?? median) - tolerance : abs(value - median) <= tolerance
+    }
 }
 
 /// A signal compared with a limit.

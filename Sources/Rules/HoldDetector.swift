@@ -12,13 +12,8 @@ struct HoldDetector {
     typealias Speeds = (picture: [Double?], body: [Double?])
 
     /// A steady signal's values per frame (empty when it is not measured; nil in
-    /// frames where it is not, or not in its views) and what it must stay near (`SteadySignal`).
-    struct Steady {
-        var values: [Double?]
-        var tolerance: Double
-        var fallsOnly = false
-        var ideal: Double?
-    }
+    /// frames where it is not, or not in its views) and the rule's entry for it.
+    typealias Steady = (values: [Double?], signal: SteadySignal)
 
     /// Held spans, as frame ranges. `steady` holds the rule's steady signals;
     /// `unseenEnds` the values of the rule's `ends_unseen` signals (`endingWhereSeen`).
@@ -78,14 +73,11 @@ struct HoldDetector {
     private func settled(
         _ span: ClosedRange<Int>, _ steady: [Steady], _ settling: Settling?, times: [Int], firstSight: Bool
     ) -> ClosedRange<Int>? {
-        let checks: [(values: [Double?], isNear: (Double) -> Bool)] = steady.compactMap { signal in
-            Self.middle(of: signal.values, in: span).map { median in
-                let floor = min(median, signal.ideal ?? median) - signal.tolerance
-                return (signal.values, signal.fallsOnly ? { $0 >= floor } : { abs($0 - median) <= signal.tolerance })
-            }
+        let checks: [(steady: Steady, median: Double)] = steady.compactMap { steady in
+            Self.middle(of: steady.values, in: span).map { (steady, $0) }
         }
         let isSteady = { (frame: Int) in
-            let measured = checks.compactMap { check in check.values[frame].map(check.isNear) }
+            let measured = checks.compactMap { check in check.steady.values[frame].map { check.steady.signal.isSteady($0, median: check.median) } }
             return checks.isEmpty || (!measured.isEmpty && !measured.contains(false))
         }
         // The body's speed limit: the rule's, or a multiple of the hold's median in the picture where it shakes more.

@@ -165,9 +165,8 @@ struct SessionFindings {
         }
         let steady = holdRule.steady.map { signal in
             let values = series[signal.signal]?.values ?? []
-            return HoldDetector.Steady(
-                values: signal.views.map { only in values.indices.map { views[$0].map(only.contains) == true ? values[$0] : nil } } ?? values,
-                tolerance: signal.tolerance, fallsOnly: signal.fallsOnly, ideal: signal.ideal)
+            return (values: signal.views.map { only in values.indices.map { views[$0].map(only.contains) == true ? values[$0] : nil } } ?? values,
+                    signal: signal)
         }
         let unseenEnds = holdRule.endsUnseen.map { series[$0]?.values ?? [] }
         let spans = HoldDetector(rule: holdRule).detect(times: times, met: met, steady: steady, settling: settling, unseenEnds: unseenEnds)

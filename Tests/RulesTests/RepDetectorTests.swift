@@ -390,6 +390,11 @@ struct HoldDetectorTests {
         #expect(times[spans[0].lowerBound] == 1000 && times[spans[0].upperBound] == 5900)
     }
 
+    /// A steady signal of a hold, with these values.
+    static func steady(_ values: [Double?], _ tolerance: Double, fallsOnly: Bool = false, ideal: Double? = nil) -> HoldDetector.Steady {
+        (values, SteadySignal(signal: "hips", tolerance: tolerance, fallsOnly: fallsOnly, ideal: ideal))
+    }
+
     @Test("a hold starts and ends where its steady signals have settled")
     func settling() {
         let detector = HoldDetector(rule: HoldRule(conditions: [], minMs: 1000, maxGapMs: 500))
@@ -399,9 +404,9 @@ struct HoldDetectorTests {
         var hips: [Double?] = times.map { $0 < 2000 ? Double(2000 - $0) / 1000 : $0 >= 8000 ? Double($0 - 7900) / 500 : 0.02 }
         hips[50] = 0.9
         hips[85] = nil
-        let spans = detector.detect(times: times, met: met, steady: [.init(values: hips, tolerance: 0.1)])
+        let spans = detector.detect(times: times, met: met, steady: [Self.steady(hips, 0.1)])
         #expect(spans.map { times[$0.lowerBound]...times[$0.upperBound] } == [1900...7900], "the glitch inside is kept")
-        let unsettled = detector.detect(times: times, met: met, steady: [.init(values: times.map { Double($0) }, tolerance: 0.1)])
+        let unsettled = detector.detect(times: times, met: met, steady: [Self.steady(times.map { Double($0) }, 0.1)])
         #expect(unsettled.isEmpty, "a signal that never settles leaves no hold")
     }
 
@@ -434,10 +439,10 @@ struct HoldDetectorTests {
         // Hips on the floor (−0.3) until 2.5 s, on the line, piked (+0.3) from 3.0 to 8.0 s, on the floor again from 8.5 s.
         let hips: [Double?] = times.map { $0 < 2500 || $0 >= 8500 ? -0.3 : (3000..<8000).contains($0) ? 0.3 : 0.0 }
         let trimmed = { (steady: HoldDetector.Steady) in detector.detect(times: times, met: met, steady: [steady]).map { times[$0.lowerBound]...times[$0.upperBound] } }
-        #expect(trimmed(.init(values: hips, tolerance: 0.15, fallsOnly: true, ideal: 0)) == [2500...8400], "from the line, under a piked median")
-        #expect(trimmed(.init(values: hips, tolerance: 0.15, fallsOnly: true)) == [3000...7900], "from the piked median alone, the straight ends go too")
+        #expect(trimmed(Self.steady(hips, 0.15, fallsOnly: true, ideal: 0)) == [2500...8400], "from the line, under a piked median")
+        #expect(trimmed(Self.steady(hips, 0.15, fallsOnly: true)) == [3000...7900], "from the piked median alone, the straight ends go too")
         let risingInto = hips.map { $0.map { -$0 } }
-        #expect(trimmed(.init(values: risingInto, tolerance: 0.15, fallsOnly: true, ideal: 0)) == [1000...8900], "a rise is never trimmed")
+        #expect(trimmed(Self.steady(risingInto, 0.15, fallsOnly: true, ideal: 0)) == [1000...8900], "a rise is never trimmed")
     }
 
     @Test("the person lost for up to 2 s within a hold is still holding; a longer loss, or a break seen, ends it")
