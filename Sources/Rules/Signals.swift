@@ -236,11 +236,15 @@ struct SignalContext {
     /// and per frame `workingSides` where the rep signal's limbs take turns.
     func series(_ definition: SignalDefinition, workingSide: BodySide? = nil, workingSides: [BodySide?]? = nil) -> SignalSeries {
         let frames = 0..<track.frameCount
-        guard definition.references.contains(where: \.isSided) else {
-            return SignalSeries(definition: definition, values: frames.map { value(definition, .left, $0) })
+        let values = { (side: BodySide) -> [Double?] in
+            if case .ratio(let a, let b, let c, let d) = definition.kind { return self.steadyRatio(definition.space, side, a, b, c, d) }
+            return frames.map { self.value(definition, side, $0) }
         }
-        let left = frames.map { value(definition, .left, $0) }
-        let right = frames.map { value(definition, .right, $0) }
+        guard definition.references.contains(where: \.isSided) else {
+            return SignalSeries(definition: definition, values: values(.left))
+        }
+        let left = values(.left)
+        let right = values(.right)
         var series = SignalSeries(definition: definition, values: [], left: left, right: right)
         switch definition.side {
         case .left: series.values = left
@@ -260,6 +264,34 @@ struct SignalContext {
             series.values = frames.map { counting.aheadValue(definition, $0, left: left[$0], right: right[$0]) }
         }
         return series
+    }
+
+    /// How far either way a ratio's denominator is steadied: a body width the movement does not change.
+    static let steadyWindowMs = 1_000
+
+    /// A ratio per frame, distance a–b over the median of distance c–d within
+    /// `steadyWindowMs` either way (in the frame's own space): the denominator is a
+    /// width the movement leaves alone (the hips, planted feet), whose jitter alone would move the ratio.
+    private func steadyRatio(
+        _ space: SignalDefinition.Space, _ side: BodySide,
+        _ a: LandmarkReference, _ b: LandmarkReference, _ c: LandmarkReference, _ d: LandmarkReference
+    ) -> [Double?] {
+        let frames = 0..<track.frameCount
+        let spaces = frames.map { resolved(space, $0) }
+        func length(_ from: LandmarkReference, _ to: LandmarkReference, _ frame: Int) -> Double? {
+            guard let p = point(from, on: side, frame, spaces[frame]), let q = point(to, on: side, frame, spaces[frame]) else { return nil }
+            let length = Geometry.length(q - p)
+            return length.isFinite ? length : nil
+        }
+        let widths = frames.map { length(c, d, $0) }
+        var low = 0, high = -1
+        return frames.map { frame -> Double? in
+            while high + 1 < track.frameCount, track.times[high + 1] - track.times[frame] <= Self.steadyWindowMs { high += 1 }
+            while track.times[frame] - track.times[low] > Self.steadyWindowMs { low += 1 }
+            guard let numerator = length(a, b, frame),
+                  let width = median((low...high).compactMap { spaces[$0] == spaces[frame] ? widths[$0] : nil }), width > 1e-9 else { return nil }
+            return numerator / width
+        }
     }
 
     /// An `ahead` signal in one frame: of the sides' trusted values `left` and
@@ -345,10 +377,8 @@ struct SignalContext {
         case .distance(let a, let b):
             guard let a = p(a), let b = p(b) else { return nil }
             return Geometry.length(b - a) / scale(definition.scale, in: space)
-        case .ratio(let a, let b, let c, let d):
-            guard let a = p(a), let b = p(b), let c = p(c), let d = p(d) else { return nil }
-            let denominator = Geometry.length(d - c)
-            return denominator > 1e-9 ? Geometry.length(b - a) / denominator : nil
+        case .ratio:
+            return nil  // read over a steadied denominator, series by series (`steadyRatio`)
         case .wristFlexion:
             let (elbow, wrist) = PoseLandmark.forearm(side)
             guard let elbow = point(elbow, frame, .world), let wrist = point(wrist, frame, .world),

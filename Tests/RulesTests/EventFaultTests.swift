@@ -119,4 +119,20 @@ struct EventFaultTests {
         try #require(report.reps.count == session.reps.count)
         #expect(report.reps.map { $0.faults.contains("knee_valgus") } == truth)
     }
+
+    @Test(
+        "a spacing over a width the movement leaves alone (the hips, planted feet) is read over that width's median within a second: its jitter alone flipped these reps' faults",
+        arguments: [("squat", "knee_valgus", UInt64(3_000_053)), ("squat", "knee_valgus", 3_000_227),
+                    ("jumping_jack", "partial_rom", 3_000_178), ("jumping_jack", "partial_rom", 3_000_298)])
+    func steadyWidths(_ exercise: String, _ code: String, _ seed: UInt64) throws {
+        // Tuning sets: with the hip width (or the feet's) read frame by frame, a knee caved in was
+        // missed, or a jumping jack's feet opened wide read short, on one rep of each.
+        let session = WorkoutSimulator.session(exercise, seed: seed)
+        let report = try Scorer(rule: RuleFixtures.book.rule(for: exercise)).score(session.track).report
+        try #require(report.reps.count == session.reps.count, "\(session.summary)")
+        let notJudged = Set(report.notJudged.filter { $0.code == code }.flatMap(\.reps))
+        let judged = report.reps.indices.filter { !notJudged.contains(report.reps[$0].index) }
+        #expect(judged.count >= 3, "\(report.notJudged)")
+        #expect(judged.map { report.reps[$0].faults.contains(code) } == judged.map { session.reps[$0].faults.contains(code) }, "\(session.summary)")
+    }
 }
