@@ -284,12 +284,24 @@ struct SignalContext {
             return length.isFinite ? length : nil
         }
         let widths = frames.map { length(c, d, $0) }
+        // One window a space: a frame's width is steadied over the frames measured in its own space.
+        var windows = (world: SlidingMedian(), image: SlidingMedian())
+        func update(_ frame: Int, _ change: (inout SlidingMedian, Double) -> Void) {
+            guard let width = widths[frame] else { return }
+            if spaces[frame] == .world { change(&windows.world, width) } else { change(&windows.image, width) }
+        }
         var low = 0, high = -1
         return frames.map { frame -> Double? in
-            while high + 1 < track.frameCount, track.times[high + 1] - track.times[frame] <= Self.steadyWindowMs { high += 1 }
-            while track.times[frame] - track.times[low] > Self.steadyWindowMs { low += 1 }
+            while high + 1 < track.frameCount, track.times[high + 1] - track.times[frame] <= Self.steadyWindowMs {
+                high += 1
+                update(high) { $0.insert($1) }
+            }
+            while track.times[frame] - track.times[low] > Self.steadyWindowMs {
+                update(low) { $0.remove($1) }
+                low += 1
+            }
             guard let numerator = length(a, b, frame),
-                  let width = median((low...high).compactMap { spaces[$0] == spaces[frame] ? widths[$0] : nil }), width > 1e-9 else { return nil }
+                  let width = (spaces[frame] == .world ? windows.world : windows.image).median, width > 1e-9 else { return nil }
             return numerator / width
         }
     }

@@ -80,3 +80,30 @@ struct GeometryTests {
         #expect(Geometry.perpendicular(Point(1, 0, 0), to: .zero) == nil)
     }
 }
+
+@Suite("Sliding median")
+struct SlidingMedianTests {
+    @Test("follows a window sliding along a series, repeated values included, as the median of the window would")
+    func slides() {
+        // A deterministic series with repeats: 0…12 in a scrambled order, twice over.
+        let series = (0..<200).map { Double(($0 * 7 + $0 / 13) % 13) }
+        var window = SlidingMedian()
+        #expect(window.median == nil)
+        for end in series.indices {
+            window.insert(series[end])
+            let start = max(0, end - 9)
+            if start > 0 { window.remove(series[start - 1]) }
+            #expect(window.median == median(Array(series[start...end])), "window \(start)...\(end)")
+        }
+    }
+
+    @Test("a value never added is not taken out")
+    func removeAbsent() {
+        var window = SlidingMedian()
+        for value in [3.0, 1, 2] { window.insert(value) }
+        window.remove(5)
+        #expect(window.median == 2)
+        window.remove(2)
+        #expect(window.median == 2)
+    }
+}
