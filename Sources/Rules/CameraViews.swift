@@ -32,18 +32,11 @@ enum CameraViews {
     /// a frame or two read otherwise does not flip how the frame is measured.
     static func steady(_ views: [CameraView?], times: [Int]) -> [CameraView?] {
         var counts = ViewCounts()
-        var low = 0, high = -1
-        return times.indices.map { frame in
-            while high + 1 < times.count, times[high + 1] - times[frame] <= 500 {
-                high += 1
-                if let view = views[high] { counts.add(view, 1) }
-            }
-            while times[frame] - times[low] > 500 {
-                if let view = views[low] { counts.add(view, -1) }
-                low += 1
-            }
-            return counts.mostCommon
-        }
+        return TimeWindow.slide(
+            times: times, halfWidthMs: 500,
+            enter: { if let view = views[$0] { counts.add(view, 1) } },
+            leave: { if let view = views[$0] { counts.add(view, -1) } },
+            value: { _ in counts.mostCommon })
     }
 
     /// The most common view among `frames`, or nil when none has one.

@@ -290,20 +290,14 @@ struct SignalContext {
             guard let width = widths[frame] else { return }
             if spaces[frame] == .world { change(&windows.world, width) } else { change(&windows.image, width) }
         }
-        var low = 0, high = -1
-        return frames.map { frame -> Double? in
-            while high + 1 < track.frameCount, track.times[high + 1] - track.times[frame] <= Self.steadyWindowMs {
-                high += 1
-                update(high) { $0.insert($1) }
-            }
-            while track.times[frame] - track.times[low] > Self.steadyWindowMs {
-                update(low) { $0.remove($1) }
-                low += 1
-            }
-            guard let numerator = length(a, b, frame),
-                  let width = (spaces[frame] == .world ? windows.world : windows.image).median, width > 1e-9 else { return nil }
-            return numerator / width
-        }
+        return TimeWindow.slide(
+            times: track.times, halfWidthMs: Self.steadyWindowMs,
+            enter: { update($0) { $0.insert($1) } }, leave: { update($0) { $0.remove($1) } },
+            value: { frame -> Double? in
+                guard let numerator = length(a, b, frame),
+                      let width = (spaces[frame] == .world ? windows.world : windows.image).median, width > 1e-9 else { return nil }
+                return numerator / width
+            })
     }
 
     /// An `ahead` signal in one frame: of the sides' trusted values `left` and
