@@ -97,7 +97,7 @@ struct PostgresConnectionTests {
         try await listener.listen("spotter test channel")
         #expect(try await listener.nextNotification(timeout: .milliseconds(50)) == nil)
         try await sender.query("SELECT pg_notify($1, $2)", ["spotter test channel", "hello"])
-        let notification = try await listener.nextNotification(timeout: .seconds(10))
+        let notification = try await listener.nextNotification(timeout: .seconds(120))
         #expect(notification == PostgresNotification(channel: "spotter test channel", payload: "hello"))
     }
 
@@ -113,7 +113,7 @@ struct PostgresConnectionTests {
         let newPID = try await connection.query("SELECT pg_backend_pid() AS pid")[0].decode("pid", as: Int.self)
         #expect(newPID != pid)
         try await other.query("SELECT pg_notify($1, '')", ["after_reconnect"])
-        #expect(try await connection.nextNotification(timeout: .seconds(10))?.channel == "after_reconnect")
+        #expect(try await connection.nextNotification(timeout: .seconds(120))?.channel == "after_reconnect")
     }
 
     @Test("a prepared statement is prepared once per connection and survives a change of its table and a reconnect")

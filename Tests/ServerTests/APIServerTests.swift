@@ -30,12 +30,12 @@ struct APIServerTests {
     static func withServer(
         rateLimit: (rate: Double, burst: Double) = (100, 200), logger: Logger = Logger(label: "test-api"), uploads: Uploads? = nil,
         webhooks: (any PostgresClient) -> (any WebhookRegistry)? = { _ in nil }, keyTrust: Duration = .seconds(5),
-        idleTimeout: Duration = .seconds(30), requestTimeLimit: (request: Duration, upload: Duration) = (.seconds(60), .seconds(1800)),
+        idleTimeout: Duration = .seconds(600), requestTimeLimit: (request: Duration, upload: Duration) = (.seconds(600), .seconds(1800)),
         listening: Listening? = nil, videoURLs: (any VideoURLPolicy)? = nil,
         _ body: (_ connection: PostgresConnection, _ call: @escaping (String, String, String?, Data?, [String: String]) async throws -> Answer) async throws -> Void
     ) async throws {
         let connection = try await migratedDatabase()
-        let pool = PostgresConnectionPool(url: PostgresDatabase.url, size: 2)
+        let pool = PostgresConnectionPool(url: PostgresDatabase.url, size: 2, waitLimit: .seconds(600))
         let rules = try RuleBook(directory: repository.appendingPathComponent("Rules").path)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var server = APIServer(host: "127.0.0.1", port: 0, database: pool, rules: rules, logger: logger) { continuation.yield($0) }
@@ -52,7 +52,9 @@ struct APIServerTests {
         let port = try #require(await iterator.next())
         listening?.port = port
         // A loaded 2-core machine running every suite at once has answered a request
-        // here after 58 s: the client waits as long as the server may take, not URLSession's default 60 s.
+        // here after 58 s, and stalled a connection for over 30 s: the client, the
+        // server's idle and request limits and the pool's wait all allow 10 minutes
+        // here; the tests of those limits set short ones of their own.
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 600
         let session = URLSession(configuration: configuration)

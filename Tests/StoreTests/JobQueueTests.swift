@@ -310,6 +310,6 @@ struct JobQueueTests {
         let listener = try await PostgresConnection.connect(to: PostgresDatabase.url)
         try await listener.listen(JobQueue.channel)
         _ = try await queue.enqueue(StoreFixtures.request(organization, key: "wake"))
-        #expect(try await listener.nextNotification(timeout: .seconds(10))?.channel == JobQueue.channel)
+        #expect(try await listener.nextNotification(timeout: .seconds(120))?.channel == JobQueue.channel)
     }
 }
