@@ -34,7 +34,7 @@ struct PageRenderingTests {
                 let file = directory.appendingPathComponent("\(name).html").path
                 try page.body.write(to: URL(fileURLWithPath: file))
                 for (device, width, height) in Self.widths {
-                    let drawn = try HeadlessBrowser.render(file: file, width: width, height: height)
+                    let drawn = try await HeadlessBrowser.render(file: file, width: width, height: height)
                     Self.check(drawn, "the \(name) page on a \(device)", tableRows: tableRows)
                 }
             }
@@ -42,7 +42,7 @@ struct PageRenderingTests {
     }
 
     @Test("the checks see what they look for: a console error, a page running past the right edge or the bottom, no plot")
-    func checksFail() throws {
+    func checksFail() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-pages-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -54,7 +54,7 @@ struct PageRenderingTests {
             <script>console.error("broken")</script><img src="missing.png">
             </body></html>
             """.utf8).write(to: URL(fileURLWithPath: file))
-        let drawn = try HeadlessBrowser.render(file: file, width: 390, height: 800)
+        let drawn = try await HeadlessBrowser.render(file: file, width: 390, height: 800)
         #expect(drawn.consoleMessages.contains { $0.contains("broken") }, "\(drawn.consoleMessages)")
         #expect(drawn.consoleMessages.contains { $0.contains("missing.png") }, "a load the page's policy refuses is on the console too")
         let (fits, ends, line) = (Self.fits(drawn.screenshot), Self.ends(drawn.screenshot), drawn.screenshot.count(Self.plotLine))

@@ -31,9 +31,9 @@ struct AnalyzeCommandTests {
     }
 
     @Test("--json prints exactly one spotter.report/v1 document on stdout, with the right reps")
-    func jsonReport() throws {
+    func jsonReport() async throws {
         let (track, set) = try trackFile("squat")
-        let outcome = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "squat", "--json"])
+        let outcome = try await SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "squat", "--json"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let report = try json(outcome.standardOutput)
         #expect(report["format"] as? String == "spotter.report/v1")
@@ -61,9 +61,9 @@ struct AnalyzeCommandTests {
     }
 
     @Test("a plank reports hold_ms and no reps")
-    func hold() throws {
+    func hold() async throws {
         let (track, set) = try trackFile("plank")
-        let outcome = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "plank", "--json"])
+        let outcome = try await SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "plank", "--json"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let report = try json(outcome.standardOutput)
         #expect(report["rep_count"] as? Int == 0)
@@ -73,10 +73,10 @@ struct AnalyzeCommandTests {
     }
 
     @Test("--out and --html write the report and a self-contained page; stdout has the summary")
-    func files() throws {
+    func files() async throws {
         let (track, set) = try trackFile("bicep_curl", seed: 8)
         let out = path("curl.json"), html = path("curl.html")
-        let outcome = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "bicep_curl", "--out", out, "--html", html])
+        let outcome = try await SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "bicep_curl", "--out", out, "--html", html])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let summary = String(decoding: outcome.standardOutput, as: UTF8.self)
         #expect(summary.contains("\(set.reps.count) reps"), "\(summary)")
@@ -97,13 +97,13 @@ struct AnalyzeCommandTests {
     }
 
     @Test("a malformed track exits 65 naming file and line, and leaves no output behind")
-    func malformedTrack() throws {
+    func malformedTrack() async throws {
         let (track, _) = try trackFile("squat")
         var lines = try String(contentsOfFile: track, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         lines[40] = lines[40].replacingOccurrences(of: "\"t_ms\"", with: "\"t_ns\"")[...]
         try lines.joined(separator: "\n").write(toFile: track, atomically: true, encoding: .utf8)
         let out = path("report.json"), html = path("report.html")
-        let outcome = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "squat", "--out", out, "--html", html, "--json"])
+        let outcome = try await SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "squat", "--out", out, "--html", html, "--json"])
         #expect(outcome.status == 65)
         #expect(outcome.errorLines == ["spotter: error: \(track):41: the frame has no \"t_ms\""], "\(outcome.standardError)")
         #expect(outcome.standardOutput.isEmpty)
@@ -112,31 +112,31 @@ struct AnalyzeCommandTests {
     }
 
     @Test("a broken rule file exits 65 with file:line; an unknown exercise exits 64 listing the known ones")
-    func brokenRules() throws {
+    func brokenRules() async throws {
         let (track, _) = try trackFile("squat")
         let rules = path("rules")
         try FileManager.default.createDirectory(atPath: rules, withIntermediateDirectories: true)
         try "exercise: squat\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, toe]\n"
             .write(toFile: rules + "/squat.yaml", atomically: true, encoding: .utf8)
-        let broken = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "squat", "--rules-dir", rules])
+        let broken = try await SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "squat", "--rules-dir", rules])
         #expect(broken.status == 65)
         #expect(broken.errorLines.count == 1 && broken.errorLines.first?.hasPrefix("spotter: error: \(rules)/squat.yaml:5: ") == true,
                 "\(broken.standardError)")
-        let fromEnvironment = try SpotterProcess.run(
+        let fromEnvironment = try await SpotterProcess.run(
             ["analyze", "--landmarks", track, "--exercise", "squat"], environment: ["SPOTTER_RULES_DIR": rules])
         #expect(fromEnvironment.status == 65)
 
-        let unknown = try SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "yoga"])
+        let unknown = try await SpotterProcess.run(["analyze", "--landmarks", track, "--exercise", "yoga"])
         #expect(unknown.status == 64)
         #expect(unknown.errorLines.first?.contains("no rule for exercise \"yoga\"") == true)
         #expect(unknown.errorLines.first?.contains("squat") == true)
     }
 
     @Test("a video is decoded, landmarked and scored; --json, --out and --html as for tracks")
-    func video() throws {
+    func video() async throws {
         let clip = try Clips.path("person.mp4")
         let out = path("person.json"), html = path("person.html")
-        let outcome = try SpotterProcess.run(["analyze", clip, "--exercise", "squat", "--json", "--out", out, "--html", html])
+        let outcome = try await SpotterProcess.run(["analyze", clip, "--exercise", "squat", "--json", "--out", out, "--html", html])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let report = try json(outcome.standardOutput)
         #expect(try json(try Data(contentsOf: URL(fileURLWithPath: out)))["source"] as? [String: AnyHashable]
@@ -148,15 +148,15 @@ struct AnalyzeCommandTests {
     }
 
     @Test("a video that is not one exits 65, and a missing engine 69, leaving no output behind")
-    func videoFailures() throws {
+    func videoFailures() async throws {
         let notes = path("notes.mp4")
         try "squat day".write(toFile: notes, atomically: true, encoding: .utf8)
         let out = path("report.json")
-        let bad = try SpotterProcess.run(["analyze", notes, "--exercise", "squat", "--out", out])
+        let bad = try await SpotterProcess.run(["analyze", notes, "--exercise", "squat", "--out", out])
         #expect(bad.status == 65)
         #expect(bad.errorLines.count == 1 && bad.errorLines[0].contains(notes), "\(bad.standardError)")
 
-        let missing = try SpotterProcess.run(
+        let missing = try await SpotterProcess.run(
             ["analyze", try Clips.path("person.mp4"), "--exercise", "squat", "--out", out],
             environment: ["SPOTTER_MEDIAPIPE_LIBRARY": path("libmediapipe.so")])
         #expect(missing.status == 69)
@@ -177,42 +177,42 @@ struct AnalyzeCommandTests {
         ["rules", "test", "squat", "lunge", "--landmarks", "x.jsonl"],
         ["rules", "test", "squat", "--landmarks", "x.jsonl", "--expect-faults", "shallow_depth"],
     ])
-    func badUsage(_ arguments: [String]) throws {
-        #expect(try SpotterProcess.run(arguments).status == 64)
+    func badUsage(_ arguments: [String]) async throws {
+        #expect(try await SpotterProcess.run(arguments).status == 64)
     }
 
     @Test("rules list, show and lint describe the repository's rules")
-    func listShowLint() throws {
-        let list = try SpotterProcess.run(["rules", "list"])
+    func listShowLint() async throws {
+        let list = try await SpotterProcess.run(["rules", "list"])
         #expect(list.status == 0)
         let text = String(decoding: list.standardOutput, as: UTF8.self)
         for exercise in SyntheticSessions.exercises { #expect(text.contains("\(exercise)@"), "\(exercise)") }
         #expect(text.contains("hold on body_level"))
 
-        let show = try SpotterProcess.run(["rules", "show", "plank"])
+        let show = try await SpotterProcess.run(["rules", "show", "plank"])
         #expect(show.status == 0 && String(decoding: show.standardOutput, as: UTF8.self).contains("code: hip_sag"))
 
-        let lint = try SpotterProcess.run(["rules", "lint"])
+        let lint = try await SpotterProcess.run(["rules", "lint"])
         #expect(lint.status == 0, "\(lint.standardError)")
         #expect(String(decoding: lint.standardOutput, as: UTF8.self).split(separator: "\n").count == 9, "8 files and the totals")
 
         let broken = path("broken.yaml")
         try "exercise: demo\nversion: one\n".write(toFile: broken, atomically: true, encoding: .utf8)
-        let failing = try SpotterProcess.run(["rules", "lint", broken])
+        let failing = try await SpotterProcess.run(["rules", "lint", broken])
         #expect(failing.status == 65)
         #expect(String(decoding: failing.standardOutput, as: UTF8.self).hasPrefix("\(broken):2:10: error: version: expected a whole number\n"),
                 "\(String(decoding: failing.standardOutput, as: UTF8.self))")
     }
 
     @Test("rules test checks a draft rule against tracks: exit 0 when expectations hold, 1 when not")
-    func ruleTest() throws {
+    func ruleTest() async throws {
         let (track, set) = try trackFile("squat", seed: 21)
         let leans = set.reps.filter { $0.faults.contains("forward_lean") }.count
         var expected = "forward_lean=\(leans)"
         if set.reps.contains(where: { $0.faults.contains("shallow_depth") }) {
             expected += ",shallow_depth=\(set.reps.filter { $0.faults.contains("shallow_depth") }.count)"
         }
-        let passing = try SpotterProcess.run(
+        let passing = try await SpotterProcess.run(
             ["rules", "test", "squat", "--landmarks", track, "--expect-reps", "\(set.reps.count)", "--expect-faults", expected])
         #expect(passing.status == 0, "\(String(decoding: passing.standardOutput, as: UTF8.self))")
 
@@ -220,7 +220,7 @@ struct AnalyzeCommandTests {
         let draft = path("squat-draft.yaml")
         let published = try String(contentsOfFile: RuleFiles.directory + "/squat.yaml", encoding: .utf8)
         try published.replacingOccurrences(of: "above: 45", with: "above: 5").write(toFile: draft, atomically: true, encoding: .utf8)
-        let failing = try SpotterProcess.run(
+        let failing = try await SpotterProcess.run(
             ["rules", "test", draft, "--landmarks", track, "--expect-reps", "\(set.reps.count)", "--expect-faults", expected])
         #expect(failing.status == 1)
         let text = String(decoding: failing.standardOutput, as: UTF8.self)
@@ -241,8 +241,8 @@ struct GoldenCaseCommandTests {
     }
 
     @Test("every exercise's golden cases pass with the repository's rules")
-    func repository() throws {
-        let outcome = try SpotterProcess.run(["rules", "test"])
+    func repository() async throws {
+        let outcome = try await SpotterProcess.run(["rules", "test"])
         let text = String(decoding: outcome.standardOutput, as: UTF8.self)
         #expect(outcome.status == 0, "\(text)\(outcome.standardError)")
         for exercise in ["squat", "pushup", "bicep_curl", "lunge", "overhead_press", "jumping_jack", "deadlift", "plank"] {
@@ -252,13 +252,13 @@ struct GoldenCaseCommandTests {
     }
 
     @Test("a changed rule fails its cases with the differences; an exercise without cases fails; a broken expected file is 65")
-    func failures() throws {
+    func failures() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let rules = try rulesCopy()
         let squat = rules.appendingPathComponent("squat.yaml")
         try String(contentsOf: squat, encoding: .utf8).replacingOccurrences(of: "min_range: 35", with: "min_range: 170")
             .write(to: squat, atomically: true, encoding: .utf8)
-        let changed = try SpotterProcess.run(["rules", "test", "squat", "--rules-dir", rules.path])
+        let changed = try await SpotterProcess.run(["rules", "test", "squat", "--rules-dir", rules.path])
         let text = String(decoding: changed.standardOutput, as: UTF8.self)
         #expect(changed.status == 1, "\(text)")
         #expect(text.contains("squat/side:\n  reps: expected 4, found 0") && text.contains("0 of 3 golden case(s) pass; 3 failed"), "\(text)")
@@ -266,11 +266,11 @@ struct GoldenCaseCommandTests {
         #expect(text.contains("warning not expected: no_reps: knee moved only between 151° and 177°, under the 170° a rep moves"), "\(text)")
 
         try FileManager.default.removeItem(at: rules.appendingPathComponent("tests/lunge"))
-        let none = try SpotterProcess.run(["rules", "test", "lunge", "--rules-dir", rules.path])
+        let none = try await SpotterProcess.run(["rules", "test", "lunge", "--rules-dir", rules.path])
         #expect(none.status == 1 && String(decoding: none.standardOutput, as: UTF8.self).contains("no golden cases"))
 
         try Data("{\"reps\": \"four\"}".utf8).write(to: rules.appendingPathComponent("tests/pushup/side.expected.json"))
-        let broken = try SpotterProcess.run(["rules", "test", "pushup", "--rules-dir", rules.path])
+        let broken = try await SpotterProcess.run(["rules", "test", "pushup", "--rules-dir", rules.path])
         #expect(broken.status == 65 && broken.errorLines.first?.contains("side.expected.json") == true, "\(broken.standardError)")
     }
 }

@@ -24,14 +24,14 @@ struct ConformanceTests {
             "SPOTTER_DATABASE_URL": PostgresDatabase.url, "SPOTTER_STORAGE_DIR": storage,
             "SPOTTER_STORAGE_KEY": randomKey(), "SPOTTER_WEBHOOK_KEY": randomKey(),
         ]
-        #expect(try SpotterProcess.run(["migrate"], environment: environment).status == 0)
-        let created = try SpotterProcess.run(["keys", "create", "--organization", "Conformance", "--json"], environment: environment)
+        #expect(try await SpotterProcess.run(["migrate"], environment: environment).status == 0)
+        let created = try await SpotterProcess.run(["keys", "create", "--organization", "Conformance", "--json"], environment: environment)
         let key = try #require((try JSONSerialization.jsonObject(with: created.standardOutput) as? [String: String])?["key"])
         // No worker: the sessions it makes stay queued, and no URL it invents is fetched.
         let (server, address) = try ServeCommandTests.startServer(["--rate-limit", "100000"], environment: environment)
         defer { if server.isRunning { server.terminate() } }
 
-        let outcome = try runSubprocess(
+        let outcome = try await runSubprocess(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "python3", "-m", "schemathesis.cli",

@@ -29,13 +29,13 @@ struct LandmarksCommandTests {
     }
 
     @Test("MediaPipe's own log lines are Spotter's debug lines: hidden by default, shown at SPOTTER_LOG_LEVEL=debug")
-    func quietEngine() throws {
-        let quiet = try SpotterProcess.run(["landmarks", TestAssets.photo("bus.jpg"), "--out", path("quiet.jsonl")])
+    func quietEngine() async throws {
+        let quiet = try await SpotterProcess.run(["landmarks", TestAssets.photo("bus.jpg"), "--out", path("quiet.jsonl")])
         #expect(quiet.status == 0, "\(quiet.standardError)")
         let lines = quiet.standardError.split(separator: "\n")
         #expect(lines.count == 1 && lines.allSatisfy { $0.contains(" info spotter: ") }, "only Spotter's own summary: \(lines)")
 
-        let debug = try SpotterProcess.run(
+        let debug = try await SpotterProcess.run(
             ["landmarks", TestAssets.photo("bus.jpg"), "--out", path("debug.jsonl")], environment: ["SPOTTER_LOG_LEVEL": "debug"])
         #expect(debug.status == 0, "\(debug.standardError)")
         let debugLines = debug.standardError.split(separator: "\n")
@@ -44,15 +44,15 @@ struct LandmarksCommandTests {
     }
 
     @Test("an error is still said on standard error, before the exit, with the engine's lines routed")
-    func errorsPassThrough() throws {
-        let outcome = try SpotterProcess.run(["landmarks", path("missing.mp4")])
+    func errorsPassThrough() async throws {
+        let outcome = try await SpotterProcess.run(["landmarks", path("missing.mp4")])
         #expect(outcome.status == 65)
         #expect(outcome.standardError == "spotter: error: \(path("missing.mp4")): no such file\n")
     }
 
     @Test("as the worker's child, it stops at once when its worker has gone, and dies with its worker")
-    func exitsWithItsWorker() throws {
-        let orphan = try SpotterProcess.run(
+    func exitsWithItsWorker() async throws {
+        let orphan = try await SpotterProcess.run(
             ["landmarks", TestAssets.photo("bus.jpg"), "--out", path("orphan.jsonl")], environment: ["SPOTTER_EXIT_WITH_PARENT": "1"])
         #expect(orphan.status == 69 && orphan.standardError.contains("has gone"), "\(orphan.standardError)")
         #expect(try leftovers().isEmpty)
@@ -117,9 +117,9 @@ struct LandmarksCommandTests {
     }
 
     @Test("--delegate gpu runs the models on a GPU where there is one; without one it exits 69 saying what is missing")
-    func gpuDelegate() throws {
+    func gpuDelegate() async throws {
         let out = path("gpu.jsonl")
-        let outcome = try SpotterProcess.run(["landmarks", TestAssets.photo("bus.jpg"), "--delegate", "gpu", "--out", out])
+        let outcome = try await SpotterProcess.run(["landmarks", TestAssets.photo("bus.jpg"), "--delegate", "gpu", "--out", out])
         // A GPU MediaPipe can use shows itself as an NVIDIA device or a DRM render node; CI machines have neither.
         let gpu = FileManager.default.fileExists(atPath: "/dev/nvidia0") || FileManager.default.fileExists(atPath: "/dev/dri/renderD128")
         if gpu {
@@ -133,9 +133,9 @@ struct LandmarksCommandTests {
     }
 
     @Test("an image gives a one-frame track in the file named by --out, and nothing on stdout")
-    func imageToFile() throws {
+    func imageToFile() async throws {
         let out = path("bus.jsonl")
-        let outcome = try SpotterProcess.run(["landmarks", TestAssets.photo("bus.jpg"), "--hands", "--out", out])
+        let outcome = try await SpotterProcess.run(["landmarks", TestAssets.photo("bus.jpg"), "--hands", "--out", out])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardOutput.isEmpty)
         #expect(try leftovers() == ["bus.jsonl"])
@@ -154,8 +154,8 @@ struct LandmarksCommandTests {
     }
 
     @Test("without --out the track goes to stdout; --hands finds the visible hand")
-    func handsToStandardOutput() throws {
-        let outcome = try SpotterProcess.run(["landmarks", TestAssets.photo("messi5.jpg"), "--hands"])
+    func handsToStandardOutput() async throws {
+        let outcome = try await SpotterProcess.run(["landmarks", TestAssets.photo("messi5.jpg"), "--hands"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let (header, frames) = try track(outcome.standardOutput)
         #expect(header["width"] as? Int == 548)
@@ -167,8 +167,8 @@ struct LandmarksCommandTests {
     }
 
     @Test("without --hands the frames carry no hands; nobody in the photo gives poses []")
-    func nobody() throws {
-        let outcome = try SpotterProcess.run(["landmarks", TestAssets.photo("coffee.png"), "--num-poses", "2"])
+    func nobody() async throws {
+        let outcome = try await SpotterProcess.run(["landmarks", TestAssets.photo("coffee.png"), "--num-poses", "2"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let (_, frames) = try track(outcome.standardOutput)
         #expect((frames.first?["poses"] as? [Any])?.isEmpty == true)
@@ -178,7 +178,7 @@ struct LandmarksCommandTests {
     @Test(
         "unreadable input exits 65 with one line naming the file, and leaves no output",
         arguments: ["missing.jpg", "truncated.jpg", "notes.txt", "empty.png"])
-    func badInput(_ name: String) throws {
+    func badInput(_ name: String) async throws {
         let input = path(name)
         switch name {
         case "truncated.jpg":
@@ -189,7 +189,7 @@ struct LandmarksCommandTests {
         default: break
         }
         let before = try leftovers()
-        let outcome = try SpotterProcess.run(["landmarks", input, "--out", path("track.jsonl")])
+        let outcome = try await SpotterProcess.run(["landmarks", input, "--out", path("track.jsonl")])
         #expect(outcome.status == 65)
         #expect(outcome.errorLines.count == 1, "\(outcome.standardError)")
         #expect(outcome.errorLines.first?.contains(input) == true, "\(outcome.standardError)")
@@ -197,12 +197,12 @@ struct LandmarksCommandTests {
     }
 
     @Test("a missing engine or model exits 69 with one line naming it and the command that installs it")
-    func missingInstallation() throws {
+    func missingInstallation() async throws {
         for (environment, missing) in [
             (["SPOTTER_MEDIAPIPE_LIBRARY": path("libmediapipe.so")], path("libmediapipe.so")),
             (["SPOTTER_MODEL_DIR": directory.path], path("pose_landmarker_full.task")),
         ] {
-            let outcome = try SpotterProcess.run(
+            let outcome = try await SpotterProcess.run(
                 ["landmarks", TestAssets.photo("bus.jpg"), "--out", path("track.jsonl")], environment: environment)
             #expect(outcome.status == 69)
             #expect(outcome.standardError.split(separator: "\n").count == 1, "\(outcome.standardError)")
@@ -215,7 +215,7 @@ struct LandmarksCommandTests {
     @Test("bad usage exits 64", arguments: [
         ["landmarks"], ["landmarks", "x.jpg", "--num-poses", "0"], ["landmarks", "x.jpg", "--hand-model", "huge"],
     ])
-    func badUsage(_ arguments: [String]) throws {
-        #expect(try SpotterProcess.run(arguments).status == 64)
+    func badUsage(_ arguments: [String]) async throws {
+        #expect(try await SpotterProcess.run(arguments).status == 64)
     }
 }

@@ -50,12 +50,12 @@ struct RealFootageTests {
     ]
 
     @Test("the count is one the hand count accepts, and the report says how sure it is", arguments: clips)
-    func count(_ clip: String) throws {
+    func count(_ clip: String) async throws {
         try #require(RealFootage.isPresent, "CI=true and the real-footage set is missing: \(RealFootage.truthFile)")
         let truth = try #require(try RealFootage.truth()[clip], "\(clip) is not in truth.json")
         let accepted = try #require(truth.reps, "\(clip) is a hold")
         let video = RealFootage.directory + "/\(clip).mp4"
-        let outcome = try SpotterProcess.run(["analyze", video, "--exercise", truth.exercise, "--json"])
+        let outcome = try await SpotterProcess.run(["analyze", video, "--exercise", truth.exercise, "--json"])
         try #require(outcome.status == 0, "\(clip): \(outcome.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: outcome.standardOutput) as? [String: Any])
         let count = try #require(report["rep_count"] as? Int)
@@ -65,10 +65,10 @@ struct RealFootageTests {
     }
 
     @Test("with a coach beside the athlete, the report says two people were in view and which one it scored")
-    func twoPeople() throws {
+    func twoPeople() async throws {
         try #require(RealFootage.isPresent, "CI=true and the real-footage set is missing: \(RealFootage.truthFile)")
         // pushup-02: a coach crouches beside and above the woman doing push-ups for most of the clip.
-        let outcome = try SpotterProcess.run(["analyze", RealFootage.directory + "/pushup-02.mp4", "--exercise", "pushup", "--json"])
+        let outcome = try await SpotterProcess.run(["analyze", RealFootage.directory + "/pushup-02.mp4", "--exercise", "pushup", "--json"])
         try #require(outcome.status == 0, "\(outcome.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: outcome.standardOutput) as? [String: Any])
         let warnings = try #require(report["warnings"] as? [String])

@@ -54,8 +54,8 @@ struct RenderedVideoTests {
     }
 
     /// `spotter analyze VIDEO --exercise squat --json`'s report, after checking that the person was found.
-    func analyze(_ video: String, _ truth: Truth, _ extra: [String] = []) throws -> [String: Any] {
-        let outcome = try SpotterProcess.run(["analyze", video, "--exercise", "squat", "--json"] + extra)
+    func analyze(_ video: String, _ truth: Truth, _ extra: [String] = []) async throws -> [String: Any] {
+        let outcome = try await SpotterProcess.run(["analyze", video, "--exercise", "squat", "--json"] + extra)
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: outcome.standardOutput) as? [String: Any])
         #expect(report["format"] as? String == "spotter.report/v1")
@@ -68,9 +68,9 @@ struct RenderedVideoTests {
     }
 
     @Test("squats to a true 80° knee: every rep counted, each bottom on time and its knee angle near the truth")
-    func squats() throws {
+    func squats() async throws {
         let (video, truth) = try clip("mannequin-squat")
-        let report = try analyze(video, truth)
+        let report = try await analyze(video, truth)
         #expect(report["rep_count"] as? Int == truth.repCount)
         let reps = try #require(report["reps"] as? [[String: Any]])
         try #require(reps.count == truth.repCount, "\(reps.count) reps reported, \(truth.repCount) rendered")
@@ -87,19 +87,19 @@ struct RenderedVideoTests {
     }
 
     @Test("dips to a true 135° knee are no squat reps")
-    func halfSquats() throws {
+    func halfSquats() async throws {
         let (video, truth) = try clip("mannequin-half-squat")
         try #require(truth.repCount > 0 && truth.reps.allSatisfy { $0.bottomKneeAngle > 125 }, "the clip dips above the active zone")
-        let report = try analyze(video, truth)
+        let report = try await analyze(video, truth)
         #expect(report["rep_count"] as? Int == 0)
         #expect((report["reps"] as? [Any])?.isEmpty == true)
     }
 
     @Test("--html writes a page with the knee angle plotted and a band per rep")
-    func page() throws {
+    func page() async throws {
         let (video, truth) = try clip("mannequin-squat")
         let html = path("squat.html")
-        _ = try analyze(video, truth, ["--html", html])
+        _ = try await analyze(video, truth, ["--html", html])
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.hasPrefix("<!doctype html>") && page.contains("<svg") && page.contains("</html>"))
         #expect(page.contains("Back squat") && page.contains("Knee angle over time"))
@@ -141,7 +141,7 @@ struct RenderedExerciseTests {
     ].flatMap { exercise in ["side", "front", "45"].map { (exercise, $0) } }
 
     @Test("the count (or hold) is the rendered one, each turn on time", arguments: cases.map { "\($0.exercise)-\($0.view)" })
-    func clip(_ name: String) throws {
+    func clip(_ name: String) async throws {
         let video = TestAssets.photo("mannequin-\(name).mp4"), truthFile = TestAssets.photo("mannequin-\(name).truth.json")
         for file in [video, truthFile] {
             try #require(FileManager.default.fileExists(atPath: file), "\(file) is missing: ops/setup --test-data renders it")
@@ -149,7 +149,7 @@ struct RenderedExerciseTests {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let truth = try decoder.decode(Truth.self, from: try Data(contentsOf: URL(fileURLWithPath: truthFile)))
-        let outcome = try SpotterProcess.run(["analyze", video, "--exercise", truth.exercise, "--json"])
+        let outcome = try await SpotterProcess.run(["analyze", video, "--exercise", truth.exercise, "--json"])
         try #require(outcome.status == 0, "\(outcome.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: outcome.standardOutput) as? [String: Any])
         let warnings = report["warnings"] ?? []

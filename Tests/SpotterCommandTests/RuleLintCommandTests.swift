@@ -44,7 +44,7 @@ struct RuleLintCommandTests {
     ]
 
     @Test("each kind of problem is reported at its line and column, with a hint", arguments: cases)
-    func problem(_ kind: Case) throws {
+    func problem(_ kind: Case) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-lint-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -57,13 +57,13 @@ struct RuleLintCommandTests {
         let line = try #require(lines.firstIndex { $0.contains(kind.needle) })
         let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].range(of: kind.at ?? kind.needle)!.lowerBound) + 1
 
-        let outcome = try SpotterProcess.run(["rules", "lint", file])
+        let outcome = try await SpotterProcess.run(["rules", "lint", file])
         let output = String(decoding: outcome.standardOutput, as: UTF8.self)
         #expect(output.contains("\(file):\(line + 1):\(column): \(kind.expected)"), "\(output)")
         #expect(output.contains("\n    hint: "), "\(output)")
         #expect(outcome.status == (kind.expected.hasPrefix("error") ? 65 : 0), "\(output)")
 
-        let json = try SpotterProcess.run(["rules", "lint", "--json", file])
+        let json = try await SpotterProcess.run(["rules", "lint", "--json", file])
         let diagnostics = try #require(try JSONSerialization.jsonObject(with: json.standardOutput) as? [[String: Any]])
         #expect(diagnostics.contains {
             $0["file"] as? String == file && $0["line"] as? Int == line + 1 && $0["column"] as? Int == column
@@ -72,7 +72,7 @@ struct RuleLintCommandTests {
     }
 
     @Test("a directory of broken rule files, one per kind: every problem at its place, exit 65")
-    func directory() throws {
+    func directory() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-lint-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -89,7 +89,7 @@ struct RuleLintCommandTests {
             let column = lines[line].distance(from: lines[line].startIndex, to: lines[line].range(of: kind.at ?? kind.needle)!.lowerBound) + 1
             expected.append("\(file):\(line + 1):\(column): \(kind.expected)")
         }
-        let outcome = try SpotterProcess.run(["rules", "lint", directory.path])
+        let outcome = try await SpotterProcess.run(["rules", "lint", directory.path])
         let output = String(decoding: outcome.standardOutput, as: UTF8.self)
         #expect(outcome.status == 65)
         for line in expected { #expect(output.contains(line), "\(line)\n\(output)") }
@@ -97,17 +97,17 @@ struct RuleLintCommandTests {
     }
 
     @Test("broken YAML is reported where the parser stopped; the repository's rules are clean")
-    func syntaxAndRepository() throws {
+    func syntaxAndRepository() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-lint-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("syntax.yaml").path
         try "exercise: demo\nversion: 1\ntitle: [Demo\nsignals:\n  knee:\n    angle: [hip, knee, ankle]\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let outcome = try SpotterProcess.run(["rules", "lint", file])
+        let outcome = try await SpotterProcess.run(["rules", "lint", file])
         let output = String(decoding: outcome.standardOutput, as: UTF8.self)
         #expect(outcome.status == 65 && output.contains("\(file):4:8: error: not valid YAML: did not find expected ',' or ']'"), "\(output)")
 
-        let repository = try SpotterProcess.run(["rules", "lint"])
+        let repository = try await SpotterProcess.run(["rules", "lint"])
         #expect(repository.status == 0 && String(decoding: repository.standardOutput, as: UTF8.self).hasSuffix("0 error(s), 0 warning(s) in 8 file(s)\n"))
     }
 }

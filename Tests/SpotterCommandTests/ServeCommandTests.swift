@@ -44,7 +44,7 @@ struct ServeCommandTests {
 
     @Test("serve listens where it says, answers /readyz and a key-less /v1 request, and ends cleanly on SIGTERM", .postgresDatabase)
     func serve() async throws {
-        #expect(try SpotterProcess.run(["migrate"], environment: ["SPOTTER_DATABASE_URL": PostgresDatabase.url]).status == 0)
+        #expect(try await SpotterProcess.run(["migrate"], environment: ["SPOTTER_DATABASE_URL": PostgresDatabase.url]).status == 0)
         let (process, address) = try Self.startServer()
         defer { if process.isRunning { process.terminate() } }
         let session = URLSession(configuration: .ephemeral)
@@ -61,8 +61,8 @@ struct ServeCommandTests {
     @Test("a video_url sent to the API is fetched and analysed by a worker: the session succeeds with its 5 reps, report and page", .postgresDatabase)
     func videoURLEndToEnd() async throws {
         let database = ["SPOTTER_DATABASE_URL": PostgresDatabase.url]
-        #expect(try SpotterProcess.run(["migrate"], environment: database).status == 0)
-        let created = try SpotterProcess.run(["keys", "create", "--organization", "Gym", "--json"], environment: database)
+        #expect(try await SpotterProcess.run(["migrate"], environment: database).status == 0)
+        let created = try await SpotterProcess.run(["keys", "create", "--organization", "Gym", "--json"], environment: database)
         let key = try #require((try JSONSerialization.jsonObject(with: created.standardOutput) as? [String: String])?["key"])
         let videos = try LoopbackHTTPServer()
         defer { videos.stop() }
@@ -160,7 +160,7 @@ struct ServeCommandTests {
         let pageFile = directory + ".html"
         try page.write(to: URL(fileURLWithPath: pageFile))
         defer { try? FileManager.default.removeItem(atPath: pageFile) }
-        let drawn = try HeadlessBrowser.render(file: pageFile, width: 390, height: 4_000)
+        let drawn = try await HeadlessBrowser.render(file: pageFile, width: 390, height: 4_000)
         #expect(drawn.consoleMessages.isEmpty, "\(drawn.consoleMessages)")
         let skeleton = drawn.screenshot.count(0x3ddc84, tolerance: 40)
         #expect(skeleton > 300, "the skeletons are drawn in the page: \(skeleton) pixels")

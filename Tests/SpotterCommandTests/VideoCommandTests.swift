@@ -15,8 +15,8 @@ struct VideoCommandTests {
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     @Test("probe --json prints one JSON document with the stream info")
-    func probeJSON() throws {
-        let outcome = try SpotterProcess.run(["probe", try Clips.path("person-rotated.mp4"), "--json"])
+    func probeJSON() async throws {
+        let outcome = try await SpotterProcess.run(["probe", try Clips.path("person-rotated.mp4"), "--json"])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let info = try #require(JSONSerialization.jsonObject(with: outcome.standardOutput) as? [String: Any])
         #expect(info["container"] as? String == "mov,mp4,m4a,3gp,3g2,mj2" && info["codec"] as? String == "h264")
@@ -27,8 +27,8 @@ struct VideoCommandTests {
     }
 
     @Test("probe prints the stream info as text")
-    func probeText() throws {
-        let outcome = try SpotterProcess.run(["probe", try Clips.path("hevc10.mov")])
+    func probeText() async throws {
+        let outcome = try await SpotterProcess.run(["probe", try Clips.path("hevc10.mov")])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let text = String(decoding: outcome.standardOutput, as: UTF8.self)
         for fragment in ["codec:        hevc (Main 10)", "size:         320×240", "yuv420p10le, 10 bit", "30.000 average"] {
@@ -37,9 +37,9 @@ struct VideoCommandTests {
     }
 
     @Test("landmarks of a video with --fps: header of the upright frames at that rate, frames in order")
-    func videoTrack() throws {
+    func videoTrack() async throws {
         let out = path("person.jsonl")
-        let outcome = try SpotterProcess.run(["landmarks", try Clips.path("person-rotated.mp4"), "--fps", "5", "--out", out])
+        let outcome = try await SpotterProcess.run(["landmarks", try Clips.path("person-rotated.mp4"), "--fps", "5", "--out", out])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
         let header = try #require(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
@@ -52,7 +52,7 @@ struct VideoCommandTests {
     @Test(
         "broken videos exit 65 with one line naming the file, and leave no output",
         arguments: ["audio.m4a", "cut.mp4", "noise.mp4", "empty.mov"])
-    func brokenVideos(_ name: String) throws {
+    func brokenVideos(_ name: String) async throws {
         let input = path(name)
         switch name {
         case "audio.m4a": try FileManager.default.copyItem(atPath: try Clips.path("sine.m4a"), toPath: input)
@@ -63,7 +63,7 @@ struct VideoCommandTests {
         default: try Data().write(to: URL(fileURLWithPath: input))
         }
         for arguments in [["landmarks", input, "--out", path("track.jsonl")], ["probe", input]] {
-            let outcome = try SpotterProcess.run(arguments)
+            let outcome = try await SpotterProcess.run(arguments)
             #expect(outcome.status == 65, "\(arguments): \(outcome.standardError)")
             #expect(outcome.errorLines.count == 1 && outcome.errorLines.first?.contains(input) == true, "\(outcome.standardError)")
         }
@@ -71,18 +71,18 @@ struct VideoCommandTests {
     }
 
     @Test("a cut video still gives a track, and a warning on stderr")
-    func partialVideo() throws {
+    func partialVideo() async throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: try Clips.path("h264-faststart.mp4")))
         let input = path("cut-mdat.mp4")
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: input))
-        let outcome = try SpotterProcess.run(["landmarks", input, "--out", path("track.jsonl")])
+        let outcome = try await SpotterProcess.run(["landmarks", input, "--out", path("track.jsonl")])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardError.contains("truncated_input:"), "\(outcome.standardError)")
         #expect(FileManager.default.fileExists(atPath: path("track.jsonl")))
     }
 
     @Test("--fps must be positive", arguments: ["0", "-3", "abc"])
-    func badRate(_ rate: String) throws {
-        #expect(try SpotterProcess.run(["landmarks", "x.mp4", "--fps", rate]).status == 64)
+    func badRate(_ rate: String) async throws {
+        #expect(try await SpotterProcess.run(["landmarks", "x.mp4", "--fps", rate]).status == 64)
     }
 }

@@ -107,8 +107,9 @@ public enum Clips {
     }
 
     /// Runs a tool and returns its standard output; fails with its error output.
+    /// It blocks its thread: clips are made once each, under the cache's lock.
     public static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let outcome = try runSubprocess(URL(fileURLWithPath: tool), arguments)
+        let outcome = try runSubprocessBlocking(URL(fileURLWithPath: tool), arguments)
         guard outcome.status == 0 else {
             throw ClipError(message: "\(tool) \(arguments.joined(separator: " ")): \(outcome.standardError)")
         }

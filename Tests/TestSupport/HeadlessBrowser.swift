@@ -15,12 +15,12 @@ public enum HeadlessBrowser {
 
     /// Opens the HTML file at `path` in a `width` × `height` window, takes a
     /// screenshot and collects the console; throws when Chromium cannot run.
-    public static func render(file path: String, width: Int, height: Int) throws -> BrowserRendering {
+    public static func render(file path: String, width: Int, height: Int) async throws -> BrowserRendering {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("spotter-browser-\(UUID())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let picture = scratch.appendingPathComponent("screenshot.png").path
-        let outcome = try runSubprocess(executable, [
+        let outcome = try await runSubprocess(executable, [
             "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
             "--user-data-dir=\(scratch.path)/profile", "--enable-logging=stderr", "--v=0",
             "--screenshot=\(picture)", "--window-size=\(width),\(height)", URL(fileURLWithPath: path).absoluteString,

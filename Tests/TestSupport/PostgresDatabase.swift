@@ -42,8 +42,13 @@ public struct PostgresDatabase: SuiteTrait, TestTrait, TestScoping {
     ) async throws {
         let name = "spotter_test_" + String(UInt64.random(in: .min ... .max), radix: 16)
         let url = try await PostgresServer.createDatabase(name)
-        defer { _ = try? PostgresServer.run(["dropdb", name]) }
-        try await Self.$current.withValue(url, operation: function)
+        do {
+            try await Self.$current.withValue(url, operation: function)
+        } catch {
+            _ = try? await PostgresServer.run(["dropdb", name])
+            throw error
+        }
+        _ = try? await PostgresServer.run(["dropdb", name])
     }
 }
 
@@ -72,17 +77,17 @@ enum PostgresServer {
     static func createDatabase(_ name: String) async throws -> String {
         let started = start.withLock { start in
             if let start { return start }
-            let task = Task { _ = try url(["start"]) }
+            let task = Task { _ = try await url(["start"]) }
             start = task
             return task
         }
         try await started.value
-        return try url(["createdb", name])
+        return try await url(["createdb", name])
     }
 
     /// Runs `ops/postgres ARGUMENTS --dir DIR`; returns its standard output, or fails with its error.
-    static func run(_ arguments: [String], directory: String = directory) throws -> String {
-        let outcome = try runSubprocess(script, arguments + ["--dir", directory])
+    static func run(_ arguments: [String], directory: String = directory) async throws -> String {
+        let outcome = try await runSubprocess(script, arguments + ["--dir", directory])
         guard outcome.status == 0 else {
             throw PostgresDatabaseError(
                 description: "ops/postgres \(arguments.joined(separator: " ")) --dir \(directory) failed "
@@ -92,8 +97,8 @@ enum PostgresServer {
     }
 
     /// Runs `ops/postgres ARGUMENTS --dir DIR` and returns the database URL it printed.
-    static func url(_ arguments: [String], directory: String = directory) throws -> String {
-        let output = try run(arguments, directory: directory), prefix = "SPOTTER_DATABASE_URL="
+    static func url(_ arguments: [String], directory: String = directory) async throws -> String {
+        let output = try await run(arguments, directory: directory), prefix = "SPOTTER_DATABASE_URL="
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix(prefix) }) else {
             throw PostgresDatabaseError(description: "ops/postgres \(arguments.joined(separator: " ")) printed no URL: \(output)")
         }
@@ -108,18 +113,32 @@ public struct ScratchPostgresServer: Sendable {
 
     public init() {}
 
-    /// Starts the server (initialising it the first time); returns its database's URL.
-    public func start() throws -> String {
-        try PostgresServer.url(["start"], directory: directory)
+    /// Runs `body` with a started scratch server and its database's URL; the
+    /// server is stopped and its directory removed however `body` ends.
+    public static func with<T: Sendable>(_ body: (ScratchPostgresServer, String) async throws -> T) async throws -> T {
+        let server = ScratchPostgresServer()
+        do {
+            let value = try await body(server, try await server.start())
+            await server.remove()
+            return value
+        } catch {
+            await server.remove()
+            throw error
+        }
     }
 
-    public func stop() throws {
-        _ = try PostgresServer.run(["stop"], directory: directory)
+    /// Starts the server (initialising it the first time); returns its database's URL.
+    public func start() async throws -> String {
+        try await PostgresServer.url(["start"], directory: directory)
+    }
+
+    public func stop() async throws {
+        _ = try await PostgresServer.run(["stop"], directory: directory)
     }
 
     /// Stops the server and removes its directory.
-    public func remove() {
-        try? stop()
+    public func remove() async {
+        try? await stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -27,7 +27,7 @@ public enum SpotterProcess {
     }
 
     /// Runs `spotter arguments…` with the test environment plus `environment`.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> SubprocessOutcome {
-        try runSubprocess(executable, arguments, environment: environment)
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> SubprocessOutcome {
+        try await runSubprocess(executable, arguments, environment: environment)
     }
 }

@@ -6,19 +6,19 @@ import TestSupport
 // The .postgresDatabase trait on the real server that ops/postgres runs.
 
 @Suite(.postgresDatabase) struct FirstPostgresSuite {
-    @Test func hasADatabaseOfItsOwn() throws { try checkOwnDatabase(making: "made_in_first_suite") }
+    @Test func hasADatabaseOfItsOwn() async throws { try await checkOwnDatabase(making: "made_in_first_suite") }
 }
 
 @Suite(.postgresDatabase) struct SecondPostgresSuite {
-    @Test func hasADatabaseOfItsOwn() throws { try checkOwnDatabase(making: "made_in_second_suite") }
+    @Test func hasADatabaseOfItsOwn() async throws { try await checkOwnDatabase(making: "made_in_second_suite") }
 }
 
 @Suite struct PostgresDatabaseScopeTests {
     static let caseDatabases = Mutex<[String]>([])
 
-    @Test(.postgresDatabase, arguments: [1, 2]) func eachTestCaseHasADatabaseOfItsOwn(_ number: Int) throws {
+    @Test(.postgresDatabase, arguments: [1, 2]) func eachTestCaseHasADatabaseOfItsOwn(_ number: Int) async throws {
         let name = try #require(databaseName(PostgresDatabase.url))
-        #expect(try psql(PostgresDatabase.url, "select current_database()") == name)
+        #expect(try await psql(PostgresDatabase.url, "select current_database()") == name)
         let earlier = Self.caseDatabases.withLock { names in
             defer { names.append(name) }
             return names
@@ -33,13 +33,13 @@ import TestSupport
         try await trait.provideScope(for: try #require(Test.current), testCase: nil) {
             let url = PostgresDatabase.url
             inner.withLock { $0 = url }
-            _ = try psql(url, "create table made_inside (id int)")
+            _ = try await psql(url, "create table made_inside (id int)")
         }
         let innerName = try #require(inner.withLock { $0 }.flatMap(databaseName))
         #expect(innerName != databaseName(outer))
         #expect(PostgresDatabase.current == outer)
-        #expect(try psql(outer, "select to_regclass('made_inside') is null") == "t")
-        #expect(try psql(outer, "select count(*) from pg_database where datname = '\(innerName)'") == "0")
+        #expect(try await psql(outer, "select to_regclass('made_inside') is null") == "t")
+        #expect(try await psql(outer, "select count(*) from pg_database where datname = '\(innerName)'") == "0")
     }
 
     @Test func outsideTheTraitThereIsNoDatabase() {
@@ -53,20 +53,20 @@ private let suiteDatabases = Mutex<[(url: String, table: String)]>([])
 /// Checks that the running suite's database exists under its URL's name, makes
 /// `table` in it, and checks that the suites checked before have other
 /// databases, whose tables are absent from this one.
-private func checkOwnDatabase(making table: String) throws {
+private func checkOwnDatabase(making table: String) async throws {
     let url = PostgresDatabase.url
     let name = try #require(databaseName(url))
     #expect(name.hasPrefix("spotter_test_"))
-    #expect(try psql(url, "select current_database()") == name)
-    _ = try psql(url, "create table \(table) (id int)")
-    #expect(try psql(url, "select to_regclass('\(table)') is not null") == "t")
+    #expect(try await psql(url, "select current_database()") == name)
+    _ = try await psql(url, "create table \(table) (id int)")
+    #expect(try await psql(url, "select to_regclass('\(table)') is not null") == "t")
     let earlier = suiteDatabases.withLock { databases in
         defer { databases.append((url, table)) }
         return databases
     }
     for other in earlier {
         #expect(databaseName(other.url) != name)
-        #expect(try psql(url, "select to_regclass('\(other.table)') is null") == "t")
+        #expect(try await psql(url, "select to_regclass('\(other.table)') is null") == "t")
     }
 }
 
@@ -78,8 +78,8 @@ private func databaseName(_ url: String) -> String? {
 }
 
 /// Runs one SQL command with psql on `url`; returns its unaligned output.
-private func psql(_ url: String, _ sql: String) throws -> String {
-    let outcome = try runSubprocess(URL(fileURLWithPath: "/usr/bin/psql"), [url, "-X", "-v", "ON_ERROR_STOP=1", "-Atc", sql])
+private func psql(_ url: String, _ sql: String) async throws -> String {
+    let outcome = try await runSubprocess(URL(fileURLWithPath: "/usr/bin/psql"), [url, "-X", "-v", "ON_ERROR_STOP=1", "-Atc", sql])
     guard outcome.status == 0 else {
         throw PsqlError(description: "psql \(url) -c '\(sql)' failed: \(outcome.standardError)")
     }

@@ -76,7 +76,7 @@ struct DeliveryFixture {
     }
 
     /// Every request the receiver got, checked by PyPI's standardwebhooks: one "ok" or "bad: …" each.
-    func independentlyVerified(_ requests: [LoopbackHTTPServer.Request], secret: WebhookSecret) throws -> [String] {
-        try StandardWebhooksVerifier.verify(requests, secret: secret.encoded)
+    func independentlyVerified(_ requests: [LoopbackHTTPServer.Request], secret: WebhookSecret) async throws -> [String] {
+        try await StandardWebhooksVerifier.verify(requests, secret: secret.encoded)
     }
 }

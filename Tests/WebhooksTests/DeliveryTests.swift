@@ -31,8 +31,8 @@ struct DeliveryTests {
         #expect(body["type"] as? String == "analysis.completed" && body["timestamp"] is String)
         #expect((data["report_url"] as? String)?.hasPrefix("https://spotter.example.com/v1/sessions/") == true)
         #expect((data["summary"] as? [String: Any])?["rep_count"] as? Int == 6 && data["job_id"] as? Int == 7)
-        #expect(try fixture.independentlyVerified(requests, secret: secret) == ["ok"])
-        #expect(try fixture.independentlyVerified(requests, secret: .generate()).first?.hasPrefix("bad") == true, "the verifier can fail")
+        #expect(try await fixture.independentlyVerified(requests, secret: secret) == ["ok"])
+        #expect(try await fixture.independentlyVerified(requests, secret: .generate()).first?.hasPrefix("bad") == true, "the verifier can fail")
         #expect(try await fixture.deliveries(endpoint.id).map(\.state) == ["delivered"])
         let attempt = try #require(try await fixture.attempts(endpoint.id).first)
         #expect(attempt.outcome == "delivered" && attempt.status == 204 && (attempt.latency ?? -1) >= 0)
@@ -60,7 +60,7 @@ struct DeliveryTests {
         #expect(requests.map(\.path) == ["/hook", "/hook", "/hook"], "the redirect was not followed")
         #expect(Set(requests.compactMap { $0.header("webhook-id") }) == [webhookID])
         #expect(Set(requests.map(\.body)).count == 1, "the same body every time")
-        #expect(try fixture.independentlyVerified(requests, secret: secret) == ["ok", "ok", "ok"])
+        #expect(try await fixture.independentlyVerified(requests, secret: secret) == ["ok", "ok", "ok"])
         #expect(try await fixture.attempts(endpoint.id).map(\.status) == [500, 302, 200])
         let seen = try await fixture.queue.attempts(endpoint: endpoint.id, .organization(fixture.organization.id), limit: 10)
         #expect(seen.map(\.attempt) == [3, 2, 1] && seen.map(\.outcome) == ["delivered", "failed", "failed"])
@@ -161,7 +161,7 @@ struct DeliveryTests {
         let late = DeliveryQueue.AttemptRecord(status: 200, error: nil, latencyMilliseconds: 1, responseExcerpt: nil, decision: .delivered)
         #expect(try await !dying.record(claimed, late), "the dead dispatcher's lease is gone")
         #expect(fixture.server.requests.compactMap { $0.header("webhook-id") } == [webhookID])
-        #expect(try fixture.independentlyVerified(fixture.server.requests, secret: secret) == ["ok"])
+        #expect(try await fixture.independentlyVerified(fixture.server.requests, secret: secret) == ["ok"])
         #expect(try await fixture.deliveries(endpoint.id).map(\.attempts) == [2])
     }
 
@@ -183,7 +183,7 @@ struct DeliveryTests {
         try await dispatcher.dispatchOnce()
         let received = fixture.server.requests.map { "\($0.path) \($0.header("webhook-id") ?? "")" }
         #expect(received.sorted() == ["/hook \(ids[0])", "/hook \(ids[0])", "/hook \(ids[1])", "/hook \(ids[1])", "/late \(ids[1])"].sorted())
-        #expect(try fixture.independentlyVerified(fixture.server.requests.filter { $0.path == "/hook" }, secret: secret) == ["ok", "ok", "ok", "ok"])
+        #expect(try await fixture.independentlyVerified(fixture.server.requests.filter { $0.path == "/hook" }, secret: secret) == ["ok", "ok", "ok", "ok"])
         // A failure after a replay is retried again (the schedule started over), not dead at once.
         fixture.server.respond(to: "/late", with: .status(500))
         #expect(try await queue.replay(since: since, endpoint: late.id, .allOrganizations) == 1)

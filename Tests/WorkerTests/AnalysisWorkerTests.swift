@@ -290,21 +290,20 @@ struct AnalysisWorkerTests {
 struct DatabaseRestartTests {
     @Test("a worker rides out a restart of the database server and goes on claiming")
     func restart() async throws {
-        let server = ScratchPostgresServer()
-        defer { server.remove() }
-        let url = try server.start()
-        let fixture = try await WorkerFixture(databaseURL: url)
-        let jobs = try await withWorker(fixture.configuration) {
-            let before = try await fixture.enqueue(try fixture.squatTrack(reps: 2))
-            _ = try await fixture.wait(for: [before.id])
-            try server.stop()
-            try await Task.sleep(for: .seconds(1))
-            _ = try server.start()
-            let queue = JobQueue(connection: try await PostgresConnection.connect(to: url))
-            let after = try await queue.enqueue(AnalysisRequest(
-                organizationID: fixture.organization.id, exercise: "squat", kind: .scoreTrack,
-                sourceURI: try fixture.squatTrack(reps: 3, name: "after.jsonl"), idempotencyKey: "after-restart", origin: .operator)).job
-            return try await WorkerFixture.wait(for: [before.id, after.id], on: queue)
+        let jobs = try await ScratchPostgresServer.with { server, url in
+            let fixture = try await WorkerFixture(databaseURL: url)
+            return try await withWorker(fixture.configuration) {
+                let before = try await fixture.enqueue(try fixture.squatTrack(reps: 2))
+                _ = try await fixture.wait(for: [before.id])
+                try await server.stop()
+                try await Task.sleep(for: .seconds(1))
+                _ = try await server.start()
+                let queue = JobQueue(connection: try await PostgresConnection.connect(to: url))
+                let after = try await queue.enqueue(AnalysisRequest(
+                    organizationID: fixture.organization.id, exercise: "squat", kind: .scoreTrack,
+                    sourceURI: try fixture.squatTrack(reps: 3, name: "after.jsonl"), idempotencyKey: "after-restart", origin: .operator)).job
+                return try await WorkerFixture.wait(for: [before.id, after.id], on: queue)
+            }
         }
         #expect(jobs.map(\.state) == [.succeeded, .succeeded], "\(jobs.map { $0.lastError ?? "" })")
     }
