@@ -154,7 +154,7 @@ let package = Package(
             ]
         ),
 
-        .target(name: "TestSupport", dependencies: ["Landmarkers", "CFFmpeg", "Postgres", "Store"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Landmarkers", "CFFmpeg", "Postgres", "Store", "BlockingWork"], path: "Tests/TestSupport"),
         // Synthetic workouts with ground truth, for the rules' accuracy tests and benchmark.
         .target(name: "SyntheticMotion", dependencies: ["LandmarkTracks"], path: "Tests/SyntheticMotion"),
         // A second, independent generator of workouts with ground truth (shares no code with

@@ -42,13 +42,9 @@ public struct PostgresDatabase: SuiteTrait, TestTrait, TestScoping {
     ) async throws {
         let name = "spotter_test_" + String(UInt64.random(in: .min ... .max), radix: 16)
         let url = try await PostgresServer.createDatabase(name)
-        do {
-            try await Self.$current.withValue(url, operation: function)
-        } catch {
+        try await withCleanup { try await Self.$current.withValue(url, operation: function) } cleanup: {
             _ = try? await PostgresServer.run(["dropdb", name])
-            throw error
         }
-        _ = try? await PostgresServer.run(["dropdb", name])
     }
 }
 
@@ -117,14 +113,7 @@ public struct ScratchPostgresServer: Sendable {
     /// server is stopped and its directory removed however `body` ends.
     public static func with<T: Sendable>(_ body: (ScratchPostgresServer, String) async throws -> T) async throws -> T {
         let server = ScratchPostgresServer()
-        do {
-            let value = try await body(server, try await server.start())
-            await server.remove()
-            return value
-        } catch {
-            await server.remove()
-            throw error
-        }
+        return try await withCleanup { try await body(server, try await server.start()) } cleanup: { await server.remove() }
     }
 
     /// Starts the server (initialising it the first time); returns its database's URL.
@@ -146,4 +135,16 @@ public struct ScratchPostgresServer: Sendable {
 /// Why a test's PostgreSQL database could not be made, in `ops/postgres`'s words.
 public struct PostgresDatabaseError: Error, CustomStringConvertible {
     public var description: String
+}
+
+/// Runs `body`, then `cleanup` however `body` ends: an `async` clean-up cannot run in a `defer`.
+func withCleanup<T>(_ body: () async throws -> T, cleanup: () async -> Void) async throws -> T {
+    do {
+        let value = try await body()
+        await cleanup()
+        return value
+    } catch {
+        await cleanup()
+        throw error
+    }
 }

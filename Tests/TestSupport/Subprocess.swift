@@ -1,3 +1,4 @@
+import BlockingWork
 import Dispatch
 import Foundation
 import Synchronization
@@ -16,17 +17,15 @@ public struct SubprocessOutcome: Sendable {
 
 /// Runs `executable` to its end, with the test environment plus `environment`.
 ///
-/// The wait is on a thread of its own: tests run on Swift's cooperative pool,
+/// The wait is on a thread of its own (`onDedicatedThread`): tests run on Swift's cooperative pool,
 /// which has one thread per core, and a few children waited on there (two, on
 /// CI's two cores) would stall every other test in the process.
 public func runSubprocess(
     _ executable: URL, _ arguments: [String], environment: [String: String] = [:]
 ) async throws -> SubprocessOutcome {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try runSubprocessBlocking(executable, arguments, environment: environment) })
-        }
-    }
+    try await onDedicatedThread("test-subprocess") {
+        Result { try runSubprocessBlocking(executable, arguments, environment: environment) }
+    }.get()
 }
 
 /// `runSubprocess`, blocking the calling thread: only for short tools run where
