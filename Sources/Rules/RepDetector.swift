@@ -109,9 +109,10 @@ struct RepDetector {
         /// Full reps the prominence a jittery track asks for hid: read with the
         /// rule's `minRange` and the gap's own levels; what still does not count is reported.
         case hiddenByJitter
-        /// Shallow reps in the set's rhythm: read with `rhythmMinRange` and the
-        /// set's levels (a shallow rep never reaches the turns the gap's own
-        /// levels would be read from); movements that small are not reported.
+        /// Shallow reps in the set's rhythm: read with `rhythmMinRange`, a
+        /// `minShare` lowered in the same proportion, and the set's levels (a
+        /// shallow rep never reaches the turns the gap's own levels would be
+        /// read from); movements that small are not reported.
         case shallow
     }
 
@@ -127,7 +128,10 @@ struct RepDetector {
         let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
         let shallow = reading == .shallow
         var lowered = rule
-        if shallow { lowered.minRange = rule.rhythmMinRange }
+        if shallow {
+            lowered.minRange = rule.rhythmMinRange
+            lowered.minShare = rule.minShare * rule.rhythmMinRange / rule.minRange
+        }
         let levels = shallow ? coarse.levels.map { (depth($0.rest), depth($0.turn)) } : nil
         var found: [RepSpan] = [], unfit: [UncountedMovement] = []
         for (before, after) in zip(coarse.reps, coarse.reps.dropFirst())

@@ -84,6 +84,11 @@ struct RepDetectorTests {
         #expect(reps(set([full, shallow, full])).count == 2)
         #expect(reps(set([shallow, full, full]), rule: rhythmic).count == 2)
         #expect(reps(set([shallow]), rule: rhythmic).isEmpty)
+        // Among reps to 80 (90°: alone, a rep moves at least 0.4 × 90 = 36°), the share is lowered with the
+        // prominence in the rhythm's gaps (0.4 × 25/35 × 90 = 26°): the shallow rep's 28° counts there, 22° does not.
+        #expect(reps(set([80, shallow, 80]), rule: rhythmic).count == 3)
+        #expect(reps(set([80, 148, 80]), rule: rhythmic).count == 2)
+        #expect(reps(set([shallow, 80, 80]), rule: rhythmic).count == 2)
     }
 
     @Test("the person's own top counts as rest: a back knee that stays bent still returns")
