@@ -120,7 +120,9 @@ struct RepDetector {
     /// `rhythmShare` of the set's usual rep or longer is read again with a
     /// smaller prominence, and a rep found there that lasts like the others
     /// counts. Only between counted reps, where the set's rhythm says a rep may
-    /// be: idle movement before and after a set stays uncounted.
+    /// be: idle movement before and after a set stays uncounted. In the
+    /// `.shallow` reading, a counted rep longer than the rhythm allows is read
+    /// again too, and split where that finds two or more reps that last like the set's.
     private func fillingRhythmGaps(
         _ coarse: RepDetection, _ reading: GapReading, times: [Int], values: [Double?], breaks: [Bool]
     ) -> RepDetection {
@@ -152,9 +154,22 @@ struct RepDetector {
             }
             if !shallow { unfit += reread.uncounted }
         }
+        // Two shallow reps read as one (the rest between them less than `minRange` above the second's turn):
+        // a rep lasting longer than the rhythm allows is read again the same way, and split where that
+        // finds two or more reps that each last like the set's.
+        var split: [RepSpan] = []
+        for rep in coarse.reps where shallow && Double(times[rep.end] - times[rep.start]) > usual / Self.rhythmShare {
+            let span = rep.start...rep.end
+            let spanValues = values.indices.map { span.contains($0) ? values[$0] : nil }
+            let parts = RepDetector(rule: lowered).counting(
+                times: times, values: spanValues, breaks: breaks, setLevels: levels, videoEnds: false).reps
+            guard parts.count >= 2, parts.allSatisfy({ lasts.contains(Double(times[$0.end] - times[$0.start])) }) else { continue }
+            split.append(rep)
+            found += parts
+        }
         guard !found.isEmpty || !unfit.isEmpty else { return coarse }
         var filled = coarse
-        filled.reps = (coarse.reps + found).sorted { $0.start < $1.start }
+        filled.reps = (coarse.reps.filter { !split.contains($0) } + found).sorted { $0.start < $1.start }
         let covered = (found.map { $0.start...$0.end }) + unfit.map { $0.start...$0.end }
         filled.uncounted = coarse.uncounted.filter { movement in !covered.contains { $0.contains(movement.turn) } } + unfit
         return filled
