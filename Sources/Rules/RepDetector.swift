@@ -121,8 +121,8 @@ struct RepDetector {
     /// smaller prominence, and a rep found there that lasts like the others
     /// counts. Only between counted reps, where the set's rhythm says a rep may
     /// be: idle movement before and after a set stays uncounted. In the
-    /// `.shallow` reading, a counted rep longer than the rhythm allows is read
-    /// again too, and split where that finds two or more reps that last like the set's.
+    /// `.shallow` reading, a counted rep long enough to hold two is read again
+    /// too, and split where that finds two or more reps none of them brief.
     private func fillingRhythmGaps(
         _ coarse: RepDetection, _ reading: GapReading, times: [Int], values: [Double?], breaks: [Bool]
     ) -> RepDetection {
@@ -154,16 +154,17 @@ struct RepDetector {
             }
             if !shallow { unfit += reread.uncounted }
         }
-        // Two shallow reps read as one (the rest between them less than `minRange` above the second's turn):
-        // a rep lasting longer than the rhythm allows is read again the same way, and split where that
-        // finds two or more reps that each last like the set's.
+        // Two shallow reps read as one (the rest between them less than `minRange` above a turn): a rep
+        // lasting as long as two that are not brief is read again the same way, and split where that
+        // finds two or more reps that last between `briefShare` of the set's usual rep and the rhythm's longest.
         var split: [RepSpan] = []
-        for rep in coarse.reps where shallow && Double(times[rep.end] - times[rep.start]) > usual / Self.rhythmShare {
+        let partLasts = (Self.briefShare * usual)...(usual / Self.rhythmShare)
+        for rep in coarse.reps where shallow && Double(times[rep.end] - times[rep.start]) >= 2 * Self.briefShare * usual {
             let span = rep.start...rep.end
             let spanValues = values.indices.map { span.contains($0) ? values[$0] : nil }
             let parts = RepDetector(rule: lowered).counting(
                 times: times, values: spanValues, breaks: breaks, setLevels: levels, videoEnds: false).reps
-            guard parts.count >= 2, parts.allSatisfy({ lasts.contains(Double(times[$0.end] - times[$0.start])) }) else { continue }
+            guard parts.count >= 2, parts.allSatisfy({ partLasts.contains(Double(times[$0.end] - times[$0.start])) }) else { continue }
             split.append(rep)
             found += parts
         }

@@ -91,22 +91,26 @@ struct RepDetectorTests {
         #expect(reps(set([shallow, 80, 80]), rule: rhythmic).count == 2)
     }
 
-    @Test("with rhythm_min_range, two shallow reps read as one, lasting as long as two of the set's, are split; without it, they stay one")
+    @Test("with rhythm_min_range, two shallow reps read as one are split where they part at rest; without it, or parted short of rest, they stay one")
     func shallowPairInRhythm() {
-        // Full reps 170 → 105; then two to 130 parted by a rest at 160, 30° above their turns: under the
-        // 35° min_range, so the first reading takes them for one movement, over the rhythm_min_range of 25°.
+        // Full reps 170 → 105; then two to 130 parted at 160, 30° above their turns: under the 35° min_range,
+        // so the first reading takes them for one movement, over the rhythm_min_range of 25°.
         var rhythmic = Self.squat
         rhythmic.rhythmMinRange = 25
-        let full: [(Double, Double?)] = [(1, 105), (1.3, 105), (2.3, 170), (2.6, 170)]
-        let pair: [(Double, Double?)] = [(1, 130), (1.3, 130), (2.3, 160), (2.4, 160), (3.4, 130), (3.7, 130), (4.7, 170), (5, 170)]
-        var points: [(Double, Double?)] = [(0, 170), (1, 170)]
-        for movement in [full, full, pair, full] {
-            let start = points.last!.0
-            points += movement.map { (start + $0.0, $0.1) }
+        func set(partedAt middle: Double) -> [(Double, Double?)] {
+            let full: [(Double, Double?)] = [(1, 105), (1.3, 105), (2.3, 170), (2.6, 170)]
+            let pair: [(Double, Double?)] = [(1, 130), (1.3, 130), (2.3, middle), (2.4, middle), (3.4, 130), (3.7, 130), (4.7, 170), (5, 170)]
+            var points: [(Double, Double?)] = [(0, 170), (1, 170)]
+            for movement in [full, full, pair, full] {
+                let start = points.last!.0
+                points += movement.map { (start + $0.0, $0.1) }
+            }
+            return points + [(points.last!.0 + 1, 170)]
         }
-        points.append((points.last!.0 + 1, 170))
-        #expect(reps(points, rule: rhythmic).count == 5)
-        #expect(reps(points).count == 4)
+        #expect(reps(set(partedAt: 160), rule: rhythmic).count == 5)
+        #expect(reps(set(partedAt: 160)).count == 4)
+        // Back only to 140, short of the rule's 145° rest: a pause on the way up, not two reps.
+        #expect(reps(set(partedAt: 140), rule: rhythmic).count == 4)
     }
 
     @Test("the person's own top counts as rest: a back knee that stays bent still returns")
