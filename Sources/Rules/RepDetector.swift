@@ -85,6 +85,11 @@ struct RepDetector {
     /// Reps in order, and the movements that were not counted. `breaks` marks
     /// frames no rep may span (spans left out of scoring: a cut, a flicker).
     func detect(times: [Int], values: [Double?], breaks: [Bool] = []) -> RepDetection {
+        splittingAtHiddenRests(reading(times: times, values: values, breaks: breaks), times: times, values: values)
+    }
+
+    /// Reps read with the prominence the track's jitter allows, and the set's rhythm gaps read again.
+    private func reading(times: [Int], values: [Double?], breaks: [Bool]) -> RepDetection {
         let floor = Self.noiseRange * (jitter(values, stride: Self.noiseStride(times)) ?? 0)
         guard floor <= rule.minRange else {
             var raised = rule
@@ -289,7 +294,7 @@ struct RepDetector {
     // MARK: - Depth: how far toward the turn
 
     /// The signal turned so that the turn is a maximum (a squat's knee angle falls to its turn).
-    private func depth(_ value: Double) -> Double { rule.falls ? -value : value }
+    func depth(_ value: Double) -> Double { rule.falls ? -value : value }
     private func value(_ depth: Double) -> Double { rule.falls ? -depth : depth }
     private var restDepth: Double { depth(rule.rest) }
     private var activeDepth: Double { depth(rule.active) }
@@ -297,7 +302,7 @@ struct RepDetector {
     /// At rest: at or beyond the rule's rest level (in a set with the person's
     /// levels, its `restInSet` level where it has one), and back at least
     /// `returnFraction` of the way from the person's typical turn to their typical rest.
-    private func isRest(_ depth: Double, _ levels: (rest: Double, turn: Double)?) -> Bool {
+    func isRest(_ depth: Double, _ levels: (rest: Double, turn: Double)?) -> Bool {
         guard let levels else { return depth <= restDepth }
         guard depth <= rule.restInSet.map(self.depth) ?? restDepth else { return false }
         return depth <= levels.turn - rule.returnFraction * (levels.turn - levels.rest)

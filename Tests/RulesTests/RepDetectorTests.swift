@@ -113,6 +113,32 @@ struct RepDetectorTests {
         #expect(reps(set(partedAt: 140), rule: rhythmic).count == 4)
     }
 
+    @Test("two reps whose rest fell in a loss of the signal are split there; a loss too short to hide a rest splits nothing")
+    func restHiddenInLoss() {
+        // Quick reps 170 → 100 (about 1 s each); then two whose way up and back down is lost from 130°,
+        // toward the turn, for `loss` seconds: the turns on either side of the loss read as one movement.
+        func set(loss: Double) -> [(Double, Double?)] {
+            let quick: [(Double, Double?)] = [(0.5, 100), (0.6, 100), (1.1, 170), (1.3, 170)]
+            let lostRest: [(Double, Double?)] = [
+                (0.5, 100), (0.6, 100), (0.8, 130), (0.83, nil), (0.8 + loss, nil), (0.8 + loss + 0.001, 130),
+                (1.3 + loss, 100), (1.4 + loss, 100), (1.9 + loss, 170), (2.1 + loss, 170)]
+            var points: [(Double, Double?)] = [(0, 170), (1, 170)]
+            for movement in [quick, quick, lostRest, quick] {
+                let start = points.last!.0
+                points += movement.map { (start + $0.0, $0.1) }
+            }
+            return points + [(points.last!.0 + 1, 170)]
+        }
+        let split = reps(set(loss: 0.6))
+        #expect(split.count == 5)
+        #expect(split.count == 5 && split[2].end == split[3].start, "the two parts meet in the loss")
+        #expect(reps(set(loss: 0.2)).count == 4)
+        // Read as one movement too slow to be a rep, the two are split the same way.
+        var quick = Self.squat
+        quick.maxDurationMs = 2_000
+        #expect(reps(set(loss: 0.6), rule: quick).count == 5)
+    }
+
     @Test("the person's own top counts as rest: a back knee that stays bent still returns")
     func personalRest() {
         // Tops at 150° (under a fixed 155° standing level), bottoms at 85°.

@@ -1,0 +1,67 @@
+/// Two reps read as one because the rest between them fell in a loss of the
+/// signal: MediaPipe lost the person (or the limb) for a moment while they
+/// were on their way back, and the turns on either side of the loss merged
+/// into one movement (two quick jumping jacks, a rep too slow to count).
+/// Pure: a step of `RepDetector.detect`.
+extension RepDetector {
+    /// A loss shorter than this share of the set's usual rep cannot hide a return to rest and back.
+    static let hiddenRestShare = 0.4
+
+    /// `detection` with each counted rep, and each movement left uncounted as
+    /// too slow, split in two where a loss inside it hides a rest: the signal
+    /// short of rest on both sides of the loss (`isRest`, with the person's
+    /// levels), the loss lasting at least `hiddenRestShare` of
+    /// the set's usual rep, and each side reaching the rule's active level and
+    /// lasting like the set's reps (`rhythmShare`). Each part ends or starts at
+    /// the middle of the loss. A set needs `rhythmMinimumReps` counted reps for its usual rep.
+    func splittingAtHiddenRests(_ detection: RepDetection, times: [Int], values: [Double?]) -> RepDetection {
+        guard let levels = detection.levels,
+              let usual = Self.usualDuration(detection.reps, times: times, atLeast: Self.rhythmMinimumReps) else { return detection }
+        let setLevels = (rest: depth(levels.rest), turn: depth(levels.turn))
+        let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
+        func parts(_ span: RepSpan) -> [RepSpan]? {
+            guard let loss = longestLoss(in: span, values: values),
+                  Double(times[loss.upperBound] - times[loss.lowerBound]) >= Self.hiddenRestShare * usual,
+                  [loss.lowerBound, loss.upperBound].allSatisfy({ !isRest(depth(values[$0]!), setLevels) }) else { return nil }
+            let middle = times.indices[loss].min { abs(2 * times[$0] - times[loss.lowerBound] - times[loss.upperBound])
+                < abs(2 * times[$1] - times[loss.lowerBound] - times[loss.upperBound]) }!
+            let halves = [span.start...middle, middle...span.end]
+            let split = halves.map { half in
+                RepSpan(start: half.lowerBound, turn: half.filter { values[$0] != nil }.max { depth(values[$0]!) < depth(values[$1]!) }!,
+                        end: half.upperBound)
+            }
+            guard split.allSatisfy({ depth(values[$0.turn]!) >= depth(rule.active)
+                && lasts.contains(Double(times[$0.end] - times[$0.start])) }) else { return nil }
+            return split
+        }
+        var result = detection
+        result.reps = detection.reps.flatMap { parts($0) ?? [$0] }
+        var uncounted: [UncountedMovement] = []
+        for movement in detection.uncounted {
+            guard case .tooSlow = movement.reason, let split = parts(RepSpan(start: movement.start, turn: movement.turn, end: movement.end)) else {
+                uncounted.append(movement)
+                continue
+            }
+            result.reps += split
+        }
+        result.reps.sort { $0.start < $1.start }
+        result.uncounted = uncounted
+        return result
+    }
+
+    /// The longest run of frames without a value strictly inside `span`, from
+    /// the last frame with one before it to the first after it; nil without one.
+    private func longestLoss(in span: RepSpan, values: [Double?]) -> ClosedRange<Int>? {
+        var longest: ClosedRange<Int>?
+        var frame = span.start + 1
+        while frame < span.end {
+            guard values[frame] == nil else { frame += 1; continue }
+            var last = frame
+            while last + 1 < span.end, values[last + 1] == nil { last += 1 }
+            let run = (frame - 1)...(last + 1)
+            if longest.map({ run.count > $0.count }) ?? true { longest = run }
+            frame = last + 1
+        }
+        return longest
+    }
+}
