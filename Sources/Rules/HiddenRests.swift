@@ -20,7 +20,7 @@ extension RepDetector {
         let setLevels = (rest: depth(levels.rest), turn: depth(levels.turn))
         let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
         func parts(_ span: RepSpan) -> [RepSpan]? {
-            guard let loss = longestLoss(in: span, values: values),
+            guard let loss = UnseenReps.longestLoss(from: span.start, to: span.end, times: times, lost: { values[$0] == nil }),
                   Double(times[loss.upperBound] - times[loss.lowerBound]) >= Self.hiddenRestShare * usual,
                   [loss.lowerBound, loss.upperBound].allSatisfy({ !isRest(depth(values[$0]!), setLevels) }) else { return nil }
             let middle = times.indices[loss].min { abs(2 * times[$0] - times[loss.lowerBound] - times[loss.upperBound])
@@ -47,21 +47,5 @@ extension RepDetector {
         result.reps.sort { $0.start < $1.start }
         result.uncounted = uncounted
         return result
-    }
-
-    /// The longest run of frames without a value strictly inside `span`, from
-    /// the last frame with one before it to the first after it; nil without one.
-    private func longestLoss(in span: RepSpan, values: [Double?]) -> ClosedRange<Int>? {
-        var longest: ClosedRange<Int>?
-        var frame = span.start + 1
-        while frame < span.end {
-            guard values[frame] == nil else { frame += 1; continue }
-            var last = frame
-            while last + 1 < span.end, values[last + 1] == nil { last += 1 }
-            let run = (frame - 1)...(last + 1)
-            if longest.map({ run.count > $0.count }) ?? true { longest = run }
-            frame = last + 1
-        }
-        return longest
     }
 }

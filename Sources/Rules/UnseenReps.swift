@@ -62,14 +62,22 @@ struct UnseenReps {
     /// The longest run of unseen frames strictly between two frames, from the
     /// last frame seen before it to the first seen after it; nil without one.
     private func longestLoss(from first: Int, to last: Int) -> ClosedRange<Int>? {
+        Self.longestLoss(from: first, to: last, times: times) { unseen[$0] }
+    }
+
+    /// The longest run (in time) of frames `lost` says are lost, strictly between
+    /// two frames, from the last frame not lost before it to the first after it; nil without one.
+    static func longestLoss(from first: Int, to last: Int, times: [Int], lost: (Int) -> Bool) -> ClosedRange<Int>? {
         var longest: ClosedRange<Int>?
         var frame = first + 1
         while frame < last {
-            guard unseen[frame] else { frame += 1; continue }
+            guard lost(frame) else { frame += 1; continue }
             var end = frame
-            while end + 1 < last, unseen[end + 1] { end += 1 }
+            while end + 1 < last, lost(end + 1) { end += 1 }
             let run = (frame - 1)...(end + 1)
-            if longest.map({ duration(run) > duration($0) }) ?? true { longest = run }
+            if longest.map({ times[run.upperBound] - times[run.lowerBound] > times[$0.upperBound] - times[$0.lowerBound] }) ?? true {
+                longest = run
+            }
             frame = end + 1
         }
         return longest
