@@ -8,19 +8,20 @@ extension RepDetector {
     static let hiddenRestShare = 0.4
 
     /// `detection` with each counted rep, and each movement left uncounted as
-    /// too slow, split in two where a loss inside it hides a rest: the signal
+    /// too slow, split in two where a loss inside it (frames `lost`: the person
+    /// or the landmarks, not a span left out for what they did) hides a rest: the signal
     /// short of rest on both sides of the loss (`isRest`, with the person's
     /// levels), the loss lasting at least `hiddenRestShare` of
     /// the set's usual rep, and each side reaching the rule's active level and
     /// lasting like the set's reps (`rhythmShare`). Each part ends or starts at
     /// the middle of the loss. A set needs `rhythmMinimumReps` counted reps for its usual rep.
-    func splittingAtHiddenRests(_ detection: RepDetection, times: [Int], values: [Double?]) -> RepDetection {
+    func splittingAtHiddenRests(_ detection: RepDetection, times: [Int], values: [Double?], lost: [Bool]) -> RepDetection {
         guard let levels = detection.levels,
               let usual = Self.usualDuration(detection.reps, times: times, atLeast: Self.rhythmMinimumReps) else { return detection }
         let setLevels = (rest: depth(levels.rest), turn: depth(levels.turn))
         let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
         func parts(_ span: RepSpan) -> [RepSpan]? {
-            guard let loss = UnseenReps.longestLoss(from: span.start, to: span.end, times: times, lost: { values[$0] == nil }),
+            guard let loss = UnseenReps.longestLoss(from: span.start, to: span.end, times: times, lost: { lost[$0] }),
                   Double(times[loss.upperBound] - times[loss.lowerBound]) >= Self.hiddenRestShare * usual,
                   [loss.lowerBound, loss.upperBound].allSatisfy({ !isRest(depth(values[$0]!), setLevels) }) else { return nil }
             let middle = times.indices[loss].min { abs(2 * times[$0] - times[loss.lowerBound] - times[loss.upperBound])

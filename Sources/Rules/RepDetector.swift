@@ -83,9 +83,12 @@ struct RepDetector {
     }
 
     /// Reps in order, and the movements that were not counted. `breaks` marks
-    /// frames no rep may span (spans left out of scoring: a cut, a flicker).
-    func detect(times: [Int], values: [Double?], breaks: [Bool] = []) -> RepDetection {
-        splittingAtHiddenRests(reading(times: times, values: values, breaks: breaks), times: times, values: values)
+    /// frames no rep may span (spans left out of scoring: a cut, a flicker);
+    /// `unseen` those where the signal was lost with the person or the
+    /// landmarks (empty: every frame without a value), where a rest may hide.
+    func detect(times: [Int], values: [Double?], breaks: [Bool] = [], unseen: [Bool] = []) -> RepDetection {
+        let lost = unseen.isEmpty ? values.map { $0 == nil } : unseen
+        return splittingAtHiddenRests(reading(times: times, values: values, breaks: breaks), times: times, values: values, lost: lost)
     }
 
     /// Reps read with the prominence the track's jitter allows, and the set's rhythm gaps read again.

@@ -40,9 +40,10 @@ struct SessionFindings {
 
     /// Counts reps and judges their faults. `breaks` marks the frames no rep may
     /// span; `unseen` those where the rep signal was lost with the person (reps
-    /// hidden there in a steady set are counted: `UnseenReps`).
+    /// hidden there in a steady set are counted: `UnseenReps`; a rest hidden
+    /// there splits a movement: `RepDetector.splittingAtHiddenRests`).
     mutating func scoreReps(_ repRule: RepRule, keyValues: [Double?], series: [String: SignalSeries], breaks: [Bool], unseen: [Bool]) {
-        let detection = RepDetector(rule: repRule).detect(times: times, values: keyValues, breaks: breaks)
+        let detection = RepDetector(rule: repRule).detect(times: times, values: keyValues, breaks: breaks, unseen: unseen)
         let judge = FaultJudge(series: series, times: times, phases: repRule.phases, repSignal: repRule.signal, repFalls: repRule.falls)
         var uncounted = detection.uncounted
         var counted: [RepSpan] = []
