@@ -133,6 +133,10 @@ struct RepDetectorTests {
         #expect(split.count == 5)
         #expect(split.count == 5 && split[2].end == split[3].start, "the two parts meet in the loss")
         #expect(reps(set(loss: 0.2)).count == 4)
+        // Where the values are missing for a span left out for what the person did, not lost, nothing is split.
+        let (times, values) = Self.series(set(loss: 0.6))
+        let leftOut = RepDetector(rule: Self.squat).detect(times: times, values: values, unseen: values.map { _ in false })
+        #expect(leftOut.reps.count == 4)
         // Read as one movement too slow to be a rep, the two are split the same way.
         var quick = Self.squat
         quick.maxDurationMs = 2_000
