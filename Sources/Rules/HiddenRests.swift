@@ -21,18 +21,20 @@ extension RepDetector {
         let setLevels = (rest: depth(levels.rest), turn: depth(levels.turn))
         let lasts = (Self.rhythmShare * usual)...(usual / Self.rhythmShare)
         func parts(_ span: RepSpan) -> [RepSpan]? {
+            // Its edges measured (a loss may border a span left out, unmeasured) and short of rest.
             guard let loss = UnseenReps.longestLoss(from: span.start, to: span.end, times: times, lost: { lost[$0] }),
                   Double(times[loss.upperBound] - times[loss.lowerBound]) >= Self.hiddenRestShare * usual,
-                  [loss.lowerBound, loss.upperBound].allSatisfy({ !isRest(depth(values[$0]!), setLevels) }) else { return nil }
+                  let before = values[loss.lowerBound], let after = values[loss.upperBound],
+                  !isRest(depth(before), setLevels), !isRest(depth(after), setLevels) else { return nil }
             let middle = times.indices[loss].min { abs(2 * times[$0] - times[loss.lowerBound] - times[loss.upperBound])
                 < abs(2 * times[$1] - times[loss.lowerBound] - times[loss.upperBound]) }!
-            let halves = [span.start...middle, middle...span.end]
-            let split = halves.map { half in
-                RepSpan(start: half.lowerBound, turn: half.filter { values[$0] != nil }.max { depth(values[$0]!) < depth(values[$1]!) }!,
-                        end: half.upperBound)
+            var split: [RepSpan] = []
+            for half in [span.start...middle, middle...span.end] {
+                let measured = half.compactMap { frame in values[frame].map { (frame: frame, depth: depth($0)) } }
+                guard let turn = measured.max(by: { $0.depth < $1.depth }), turn.depth >= depth(rule.active),
+                      lasts.contains(Double(times[half.upperBound] - times[half.lowerBound])) else { return nil }
+                split.append(RepSpan(start: half.lowerBound, turn: turn.frame, end: half.upperBound))
             }
-            guard split.allSatisfy({ depth(values[$0.turn]!) >= depth(rule.active)
-                && lasts.contains(Double(times[$0.end] - times[$0.start])) }) else { return nil }
             return split
         }
         var result = detection
