@@ -143,14 +143,17 @@ struct RepDetector {
             lowered.minShare = rule.minShare * rule.rhythmMinRange / rule.minRange
         }
         let levels = shallow ? coarse.levels.map { (depth($0.rest), depth($0.turn)) } : nil
+        // The signal within `window` alone, read again with the lowered rule.
+        func reread(_ window: ClosedRange<Int>) -> RepDetection {
+            let windowValues = values.indices.map { window.contains($0) ? values[$0] : nil }
+            return RepDetector(rule: lowered).counting(
+                times: times, values: windowValues, breaks: breaks, setLevels: levels, videoEnds: false)
+        }
         var found: [RepSpan] = [], unfit: [UncountedMovement] = []
         for (before, after) in zip(coarse.reps, coarse.reps.dropFirst())
         where Double(times[after.start] - times[before.end]) >= Self.rhythmShare * usual {
-            let gap = before.end...after.start
-            let gapValues = values.indices.map { gap.contains($0) ? values[$0] : nil }
-            let reread = RepDetector(rule: lowered).counting(
-                times: times, values: gapValues, breaks: breaks, setLevels: levels, videoEnds: false)
-            for rep in reread.reps {
+            let gapReading = reread(before.end...after.start)
+            for rep in gapReading.reps {
                 let duration = times[rep.end] - times[rep.start]
                 if lasts.contains(Double(duration)) {
                     found.append(rep)
@@ -160,7 +163,7 @@ struct RepDetector {
                         reason: .offRhythm(milliseconds: duration, typical: Int(usual.rounded()))))
                 }
             }
-            if !shallow { unfit += reread.uncounted }
+            if !shallow { unfit += gapReading.uncounted }
         }
         // Two shallow reps read as one (the rest between them less than `minRange` above a turn): a rep
         // lasting as long as two that are not brief is read again the same way, and split where that
@@ -168,10 +171,7 @@ struct RepDetector {
         var split: [RepSpan] = []
         let partLasts = (Self.briefShare * usual)...(usual / Self.rhythmShare)
         for rep in coarse.reps where shallow && Double(times[rep.end] - times[rep.start]) >= 2 * Self.briefShare * usual {
-            let span = rep.start...rep.end
-            let spanValues = values.indices.map { span.contains($0) ? values[$0] : nil }
-            let parts = RepDetector(rule: lowered).counting(
-                times: times, values: spanValues, breaks: breaks, setLevels: levels, videoEnds: false).reps
+            let parts = reread(rep.start...rep.end).reps
             guard parts.count >= 2, parts.allSatisfy({ partLasts.contains(Double(times[$0.end] - times[$0.start])) }) else { continue }
             split.append(rep)
             found += parts
