@@ -77,7 +77,7 @@ public struct ExerciseRule: Sendable {
         var names: Set<String> = [keySignal]
         switch movement {
         case .reps(let reps): names.formUnion(reps.require.filter { $0.alternatives.count == 1 }.flatMap(\.signals))
-        case .hold(let hold): names.formUnion(hold.conditions.map(\.signal))
+        case .hold(let hold): names.formUnion(hold.conditions.filter { $0.alternatives.count == 1 }.flatMap(\.signals))
         }
         names.formUnion(metrics.map(\.signal))
         for fault in faults {
@@ -91,7 +91,7 @@ public struct ExerciseRule: Sendable {
     var keySignal: String {
         switch movement {
         case .reps(let reps): reps.signal
-        case .hold(let hold): hold.conditions.first?.signal ?? signals[0].name
+        case .hold(let hold): hold.conditions.first?.signals.first ?? signals[0].name
         }
     }
 }
@@ -266,7 +266,8 @@ enum Phase: String, Sendable { case eccentric, concentric }
 
 /// Holding a position while every condition is met.
 struct HoldRule: Sendable {
-    var conditions: [PointCondition]
+    /// The first is the hold's key signal, and must be measured; it is a single condition.
+    var conditions: [HoldCondition]
     /// Held only while the trunk moves slower than this, in the person's own size a second (`BodyMotion`).
     var stillBelow: Double?
     /// The hold starts and ends where each of these signals is steady (`SteadySignal`):
@@ -316,6 +317,26 @@ struct RepCondition: Sendable {
     var condition: PointCondition
     /// nil: the value at the turn.
     var reduce: Reduction?
+}
+
+/// One hold `when` entry: a condition, or (`any_of`) several of which a frame
+/// meets at least one — a plank's body near level to the camera, or risen little
+/// over the floor its hands and feet are on where a camera tilted down looks
+/// along the body from behind its feet.
+struct HoldCondition: Sendable {
+    var alternatives: [PointCondition]
+
+    /// The signals the entry reads.
+    var signals: [String] { alternatives.map(\.signal) }
+
+    /// Whether the frame meets the entry: one of its measured conditions is met;
+    /// nil where none of them is measured.
+    func isMet(at frame: Int, in series: [String: SignalSeries]) -> Bool? {
+        let measured = alternatives.compactMap { condition in
+            series[condition.signal]?.values[frame].map { condition.bound.isMet(by: $0) }
+        }
+        return measured.isEmpty ? nil : measured.contains(true)
+    }
 }
 
 /// One `require` entry: a condition, or (`any_of`) several of which a rep meets

@@ -106,7 +106,7 @@ public enum RuleLint {
         for fault in rule.faults { if case .event(let condition, _, _) = fault.moment { used.insert(condition.signal) } }
         switch rule.movement {
         case .reps(let reps): used.formUnion([reps.signal] + reps.require.flatMap(\.signals))
-        case .hold(let hold): used.formUnion(hold.conditions.map(\.signal) + hold.steady.map(\.signal))
+        case .hold(let hold): used.formUnion(hold.conditions.flatMap(\.signals) + hold.steady.map(\.signal))
         }
         return used
     }

@@ -252,8 +252,10 @@ extension ExerciseRule {
 
     private static func hold(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> HoldRule {
         let fields = try value.mapping(allowing: ["when", "still", "settled", "steady", "ends_unseen", "min_ms", "max_gap_ms"])
-        let conditions = try fields.required("when").list().map { try condition($0, signal: signal) }
-        guard !conditions.isEmpty else { throw try fields.required("when").error("a hold needs at least one condition") }
+        let when = try fields.required("when").list()
+        let conditions = try when.map { try holdCondition($0, signal: signal) }
+        guard let key = conditions.first else { throw try fields.required("when").error("a hold needs at least one condition") }
+        guard key.alternatives.count == 1 else { throw when[0].error("the first condition is the hold's key signal: not any_of") }
         let still = try fields["still"]?.number()
         if let still, still <= 0 { throw fields["still"]!.error("still: is a speed above 0 (body sizes a second)") }
         let settled = try fields["settled"]?.number()
@@ -276,6 +278,16 @@ extension ExerciseRule {
         return SteadySignal(
             signal: try signal(fields.required("signal")), tolerance: try tolerance.number(), fallsOnly: key == "not_below",
             ideal: ideal, views: try fields["views"].map(views))
+    }
+
+    /// A hold's `when` entry: a condition, or `any_of:` a list of two or more.
+    private static func holdCondition(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> HoldCondition {
+        let fields = try value.mapping(allowing: ["any_of", "signal", "above", "below"])
+        guard let list = fields["any_of"] else { return HoldCondition(alternatives: [try condition(value, signal: signal)]) }
+        guard fields.entries.count == 1 else { throw value.error("any_of stands alone: its conditions go in its list") }
+        let alternatives = try list.list().map { try condition($0, signal: signal) }
+        guard alternatives.count >= 2 else { throw list.error("any_of lists two or more conditions") }
+        return HoldCondition(alternatives: alternatives)
     }
 
     /// A `require` entry: a condition, or `any_of:` a list of two or more.

@@ -88,7 +88,7 @@ public struct Scorer: Sendable {
             }
 
         case .hold(let holdRule):
-            thresholds = holdRule.conditions.filter { $0.signal == key.definition.name }.map(\.bound.limit)
+            thresholds = holdRule.conditions.flatMap(\.alternatives).filter { $0.signal == key.definition.name }.map(\.bound.limit)
             let path = BodyMotion.TrunkPath(prepared)
             session.scoreHold(
                 holdRule, series: series, speeds: holdRule.stillBelow == nil ? [] : BodyMotion.speeds(prepared, path),

@@ -106,10 +106,10 @@ enum SessionChecks {
         let posed = hasPose.filter { $0 }.count
         guard !out.isEmpty, out.count * 2 >= posed else { return [] }
         return ["no_reps: out of the \(title.lowercased()) position in \(percent(out.count, of: posed)) % of the frames with a pose"
-            + failing(position, in: out, series)]
+            + failing(position.map { [$0] }, in: out, series)]
     }
 
-    /// "no_hold: the plank was held nowhere for 1.0 s (body_level not below 30 in
+    /// "no_hold: the plank was held nowhere for 1.0 s (body_level not below 50 in
     /// 100 % of the frames with a pose)": where nothing was held, the hold's
     /// conditions that failed in most of the scored frames with a pose.
     static func neverHeldWarnings(
@@ -118,21 +118,28 @@ enum SessionChecks {
         let seen = scored.indices.filter { scored[$0] && hasPose[$0] }
         guard !seen.isEmpty else { return [] }
         return [String(format: "no_hold: the %@ was held nowhere for %.1f s", title.lowercased(), Double(hold.minMs) / 1000)
-            + failing(hold.conditions, in: seen, series, of: "the frames with a pose")]
+            + failing(hold.conditions.map(\.alternatives), in: seen, series, of: "the frames with a pose")]
     }
 
-    /// " (body_level not below 70 in 96 % of them; …)": the conditions failing in half of `frames` or more.
+    /// " (body_level not below 70 in 96 % of them; …)": the conditions failing in
+    /// half of `frames` or more; an entry of alternatives (`any_of`) fails where
+    /// each of them measured fails, and is named with "or" between them.
     private static func failing(
-        _ conditions: [PointCondition], in frames: [Int], _ series: [String: SignalSeries], of whole: String = "them"
+        _ entries: [[PointCondition]], in frames: [Int], _ series: [String: SignalSeries], of whole: String = "them"
     ) -> String {
-        let failed: [String] = conditions.compactMap { condition in
-            let count = frames.filter { series[condition.signal]?.values[$0].map { !condition.bound.isMet(by: $0) } ?? false }.count
+        let failed: [String] = entries.compactMap { alternatives in
+            let count = frames.filter { frame in
+                let measured = alternatives.compactMap { condition in series[condition.signal]?.values[frame].map { condition.bound.isMet(by: $0) } }
+                return !measured.isEmpty && !measured.contains(true)
+            }.count
             guard count * 2 >= frames.count else { return nil }
-            let bound = switch condition.bound {
-            case .above(let limit): "not above \(Int(limit.rounded()))"
-            case .below(let limit): "not below \(Int(limit.rounded()))"
+            let named = alternatives.map { condition in
+                switch condition.bound {
+                case .above(let limit): "\(condition.signal) not above \(Int(limit.rounded()))"
+                case .below(let limit): "\(condition.signal) not below \(Int(limit.rounded()))"
+                }
             }
-            return "\(condition.signal) \(bound) in \(percent(count, of: frames.count)) % of \(whole)"
+            return "\(named.joined(separator: " or ")) in \(percent(count, of: frames.count)) % of \(whole)"
         }
         return failed.isEmpty ? "" : " (" + failed.joined(separator: "; ") + ")"
     }

@@ -153,14 +153,14 @@ struct SessionFindings {
             guard scored[frame] else { return nil }
             // The first condition (the hold's key signal) must be measured; others that
             // cannot be (their landmarks hidden) do not break the hold.
-            guard let key = holdRule.conditions.first, let keyValue = series[key.signal]?.values[frame] else { return nil }
-            var all = key.bound.isMet(by: keyValue)
+            guard let key = holdRule.conditions.first?.isMet(at: frame, in: series) else { return nil }
+            var all = key
             if let limit = holdRule.stillBelow {
                 guard let speed = speeds[frame] else { return nil }
                 all = all && speed < limit
             }
             for condition in holdRule.conditions.dropFirst() {
-                if let value = series[condition.signal]?.values[frame] { all = all && condition.bound.isMet(by: value) }
+                if let met = condition.isMet(at: frame, in: series) { all = all && met }
             }
             return all
         }

@@ -78,6 +78,13 @@ struct RuleParsingTests {
          9, "settled: is a speed above 0"),
         ("ends_unseen unknown signal", "exercise: demo\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, ankle]\nhold:\n  when:\n    - {signal: knee, above: 150}\n  ends_unseen: [elbow]\n",
          9, "no signal \"elbow\""),
+        ("hold key any_of", Self.hold(when: "    - any_of: [{signal: knee, above: 150}, {signal: knee, below: 30}]\n"), 8,
+         "the first condition is the hold's key signal: not any_of"),
+        ("hold any_of with one condition", Self.hold(when: "    - {signal: knee, above: 90}\n    - any_of: [{signal: knee, above: 150}]\n"), 9,
+         "any_of lists two or more conditions"),
+        ("hold any_of beside a condition's keys", Self.hold(
+            when: "    - {signal: knee, above: 90}\n    - {any_of: [{signal: knee, above: 150}, {signal: knee, below: 30}], below: 3}\n"), 9,
+         "any_of stands alone"),
         ("steady both within and not_below", Self.steadyHold("{signal: knee, within: 5, not_below: 5}"), 10, "needs exactly one of within, not_below"),
         ("steady ideal with within", Self.steadyHold("{signal: knee, within: 5, ideal: 170}"), 10, "ideal: goes with not_below:"),
         ("steady not_below no tolerance", Self.steadyHold("{signal: knee, not_below: 0}"), 10, "not_below: is a tolerance above 0"),
@@ -87,6 +94,11 @@ struct RuleParsingTests {
         ("feet neither planted nor absent", minimal.replacingOccurrences(of: "version: 2", with: "version: 2\nfeet: together"), 3, "feet: expected planted"),
         ("ahead off an angle", minimal.replacingOccurrences(of: "angle: [hip, knee, ankle]", with: "distance: [left_ankle, right_ankle]\n    side: ahead"), 6, "side: ahead belongs to an angle"),
     ]
+
+    /// A hold whose `when` entries (from line 8) are `when`.
+    static func hold(when: String) -> String {
+        "exercise: demo\nversion: 1\nsignals:\n  knee:\n    angle: [hip, knee, ankle]\nhold:\n  when:\n\(when)"
+    }
 
     /// A hold whose one `steady` entry (line 10) is `entry`.
     static func steadyHold(_ entry: String) -> String {

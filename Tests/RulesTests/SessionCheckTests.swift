@@ -478,7 +478,7 @@ extension SessionCheckTests {
     /// A standing squat set scored with a floor exercise's rule: what the report says, and the condition it names.
     static let wrongExercise: [(exercise: String, says: String, names: String)] = [
         ("pushup", "no_reps: out of the push-up position", "(body_level not below 70 in "),
-        ("plank", "no_hold: the plank was held nowhere for 1.0 s", "(body_level not below 30 in "),
+        ("plank", "no_hold: the plank was held nowhere for 1.0 s", "(body_level not below 50 in "),
     ]
 
     @Test("nothing counted or held because the person was never in the position: the report says so, with the conditions that failed",
