@@ -72,7 +72,8 @@ public struct ExerciseRule: Sendable {
 
     /// The signals a session is judged on with these faults: the movement's,
     /// the metrics' and the faults' (with their events' triggers). A `require`
-    /// entry's `any_of` alternatives are left out: where one is hidden, the others decide.
+    /// or hold `when` entry's `any_of` alternatives are left out: where one is
+    /// hidden, the others decide.
     func signalsJudged(by faults: [FaultDefinition]) -> Set<String> {
         var names: Set<String> = [keySignal]
         switch movement {
