@@ -268,7 +268,7 @@ enum Phase: String, Sendable { case eccentric, concentric }
 /// Holding a position while every condition is met.
 struct HoldRule: Sendable {
     /// The first is the hold's key signal, and must be measured; it is a single condition.
-    var conditions: [HoldCondition]
+    var conditions: [FrameCondition]
     /// Held only while the trunk moves slower than this, in the person's own size a second (`BodyMotion`).
     var stillBelow: Double?
     /// The hold starts and ends where each of these signals is steady (`SteadySignal`):
@@ -320,11 +320,11 @@ struct RepCondition: Sendable {
     var reduce: Reduction?
 }
 
-/// One hold `when` entry: a condition, or (`any_of`) several of which a frame
-/// meets at least one — a plank's body near level to the camera, or risen little
-/// over the floor its hands and feet are on where a camera tilted down looks
-/// along the body from behind its feet.
-struct HoldCondition: Sendable {
+/// A condition on a frame's signals, or (`any_of`, in a hold's `when`) several
+/// of which a frame meets at least one — a plank's body near level to the
+/// camera, or risen little over the floor its hands and feet are on where a
+/// camera tilted down looks along the body from behind its feet.
+struct FrameCondition: Sendable {
     var alternatives: [PointCondition]
 
     /// The signals the entry reads.

@@ -281,23 +281,26 @@ extension ExerciseRule {
     }
 
     /// A hold's `when` entry: a condition, or `any_of:` a list of two or more.
-    private static func holdCondition(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> HoldCondition {
-        let fields = try value.mapping(allowing: ["any_of", "signal", "above", "below"])
-        guard let list = fields["any_of"] else { return HoldCondition(alternatives: [try condition(value, signal: signal)]) }
-        guard fields.entries.count == 1 else { throw value.error("any_of stands alone: its conditions go in its list") }
-        let alternatives = try list.list().map { try condition($0, signal: signal) }
-        guard alternatives.count >= 2 else { throw list.error("any_of lists two or more conditions") }
-        return HoldCondition(alternatives: alternatives)
+    private static func holdCondition(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> FrameCondition {
+        FrameCondition(alternatives: try alternatives(value, keys: ["signal", "above", "below"]) { try condition($0, signal: signal) })
     }
 
     /// A `require` entry: a condition, or `any_of:` a list of two or more.
     private static func repRequirement(_ value: YAMLValue, signal: (YAMLValue) throws -> String) throws -> RepRequirement {
-        let fields = try value.mapping(allowing: Set(["any_of"] + Self.repConditionKeys))
-        guard let list = fields["any_of"] else { return RepRequirement(alternatives: [try repCondition(value, signal: signal)]) }
+        RepRequirement(alternatives: try alternatives(value, keys: Self.repConditionKeys) { try repCondition($0, signal: signal) })
+    }
+
+    /// An entry's alternatives: its one condition (a mapping of `keys`), or the
+    /// two or more listed in `any_of:`, which then stands alone.
+    private static func alternatives<Condition>(
+        _ value: YAMLValue, keys: [String], _ condition: (YAMLValue) throws -> Condition
+    ) throws -> [Condition] {
+        let fields = try value.mapping(allowing: Set(["any_of"] + keys))
+        guard let list = fields["any_of"] else { return [try condition(value)] }
         guard fields.entries.count == 1 else { throw value.error("any_of stands alone: its conditions go in its list") }
-        let alternatives = try list.list().map { try repCondition($0, signal: signal) }
+        let alternatives = try list.list().map(condition)
         guard alternatives.count >= 2 else { throw list.error("any_of lists two or more conditions") }
-        return RepRequirement(alternatives: alternatives)
+        return alternatives
     }
 
     private static let repConditionKeys = ["signal", "above", "below", "reduce"]

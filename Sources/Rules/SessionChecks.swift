@@ -106,7 +106,7 @@ enum SessionChecks {
         let posed = hasPose.filter { $0 }.count
         guard !out.isEmpty, out.count * 2 >= posed else { return [] }
         return ["no_reps: out of the \(title.lowercased()) position in \(percent(out.count, of: posed)) % of the frames with a pose"
-            + failing(position.map { [$0] }, in: out, series)]
+            + failing(position.map { FrameCondition(alternatives: [$0]) }, in: out, series)]
     }
 
     /// "no_hold: the plank was held nowhere for 1.0 s (body_level not below 50 in
@@ -118,22 +118,19 @@ enum SessionChecks {
         let seen = scored.indices.filter { scored[$0] && hasPose[$0] }
         guard !seen.isEmpty else { return [] }
         return [String(format: "no_hold: the %@ was held nowhere for %.1f s", title.lowercased(), Double(hold.minMs) / 1000)
-            + failing(hold.conditions.map(\.alternatives), in: seen, series, of: "the frames with a pose")]
+            + failing(hold.conditions, in: seen, series, of: "the frames with a pose")]
     }
 
     /// " (body_level not below 70 in 96 % of them; …)": the conditions failing in
     /// half of `frames` or more; an entry of alternatives (`any_of`) fails where
     /// each of them measured fails, and is named with "or" between them.
     private static func failing(
-        _ entries: [[PointCondition]], in frames: [Int], _ series: [String: SignalSeries], of whole: String = "them"
+        _ entries: [FrameCondition], in frames: [Int], _ series: [String: SignalSeries], of whole: String = "them"
     ) -> String {
-        let failed: [String] = entries.compactMap { alternatives in
-            let count = frames.filter { frame in
-                let measured = alternatives.compactMap { condition in series[condition.signal]?.values[frame].map { condition.bound.isMet(by: $0) } }
-                return !measured.isEmpty && !measured.contains(true)
-            }.count
+        let failed: [String] = entries.compactMap { entry in
+            let count = frames.filter { entry.isMet(at: $0, in: series) == false }.count
             guard count * 2 >= frames.count else { return nil }
-            let named = alternatives.map { condition in
+            let named = entry.alternatives.map { condition in
                 switch condition.bound {
                 case .above(let limit): "\(condition.signal) not above \(Int(limit.rounded()))"
                 case .below(let limit): "\(condition.signal) not below \(Int(limit.rounded()))"

@@ -153,8 +153,7 @@ struct SessionFindings {
             guard scored[frame] else { return nil }
             // The first condition (the hold's key signal) must be measured; others that
             // cannot be (their landmarks hidden) do not break the hold.
-            guard let key = holdRule.conditions.first?.isMet(at: frame, in: series) else { return nil }
-            var all = key
+            guard var all = holdRule.conditions.first?.isMet(at: frame, in: series) else { return nil }
             if let limit = holdRule.stillBelow {
                 guard let speed = speeds[frame] else { return nil }
                 all = all && speed < limit
