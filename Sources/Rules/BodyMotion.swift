@@ -42,7 +42,7 @@ enum BodyMotion {
     static func trunkCentre(_ track: PreparedTrack, _ frame: Int) -> Point? {
         guard track.hasPose[frame] else { return nil }
         let (ls, rs, lh, rh) = (track.slot(PoseLandmark.leftShoulder), track.slot(PoseLandmark.rightShoulder), track.slot(PoseLandmark.leftHip), track.slot(PoseLandmark.rightHip))
-        return (track.image[ls][frame] + track.image[rs][frame] + track.image[lh][frame] + track.image[rh][frame]) / 4
+        return (track.image(ls, frame) + track.image(rs, frame) + track.image(lh, frame) + track.image(rh, frame)) / 4
     }
 
     /// Whether the trunk jumped between two frames with a pose: `ExclusionFinder.jumpSize`
@@ -101,9 +101,9 @@ enum BodyMotion {
                 ? (frame + 1..<times.count).prefix { times[$0] - times[frame] <= settlingWindowMs }.last { track.hasPose[$0] }
                 : (0..<frame).reversed().prefix { times[frame] - times[$0] <= settlingWindowMs }.last { track.hasPose[$0] }
             guard let other = window else { continue }
-            let seen = slots.filter { track.visibility[$0][frame] >= visibility && track.visibility[$0][other] >= visibility }
+            let seen = slots.filter { track.visibility($0, frame) >= visibility && track.visibility($0, other) >= visibility }
             guard !seen.isEmpty else { continue }
-            let shifts = seen.map { track.image[$0][other] - track.image[$0][frame] - (cuts[other] - cuts[frame]) }
+            let shifts = seen.map { track.image($0, other) - track.image($0, frame) - (cuts[other] - cuts[frame]) }
             let pan = seen.count >= panLandmarks ? shifts.reduce(.zero, +) / Double(seen.count) : .zero
             let perSecond = track.bodySize[frame] * Double(abs(times[other] - times[frame])) / 1000
             picture[frame] = shifts.reduce(0.0) { $0 + Geometry.length($1) } / Double(seen.count) / perSecond

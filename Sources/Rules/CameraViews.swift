@@ -16,13 +16,14 @@ enum CameraViews {
             track.slot(PoseLandmark.rightHip), track.slot(PoseLandmark.nose))
         return (0..<track.frameCount).map { frame -> CameraView? in
             guard track.hasPose[frame] else { return nil }
-            let shoulders = track.world[rs][frame] - track.world[ls][frame]
-            let hips = track.world[rh][frame] - track.world[lh][frame]
-            let turn = [shoulders, hips].map { atan2(abs($0.z) / depthCompression, abs($0.x)) * 180 / .pi }.reduce(0, +) / 2
+            let shoulders = track.world(rs, frame) - track.world(ls, frame)
+            let hips = track.world(rh, frame) - track.world(lh, frame)
+            func turned(_ across: Point) -> Double { atan2(abs(across.z) / depthCompression, abs(across.x)) * 180 / .pi }
+            let turn = (turned(shoulders) + turned(hips)) / 2
             guard turn.isFinite else { return nil }
             if turn > 62 { return .side }
-            let midShoulder = (track.world[ls][frame] + track.world[rs][frame]) / 2
-            let awayFromCamera = track.world[nose][frame].z - midShoulder.z > 0.02 && shoulders.x > 0
+            let midShoulder = (track.world(ls, frame) + track.world(rs, frame)) / 2
+            let awayFromCamera = track.world(nose, frame).z - midShoulder.z > 0.02 && shoulders.x > 0
             if awayFromCamera { return .back }
             return turn < 25 ? .front : .threeQuarter
         }

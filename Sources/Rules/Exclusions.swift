@@ -116,9 +116,9 @@ struct ExclusionFinder {
         let (left, right) = (track.slot(PoseLandmark.leftAnkle), track.slot(PoseLandmark.rightAnkle))
         guard let size = typicalSize, left >= 0, right >= 0 else { return times.map { _ in false } }
         let apart = times.indices.map { frame -> Point? in
-            guard track.hasPose[frame], track.visibility[left][frame] >= Self.feetSeen, track.visibility[right][frame] >= Self.feetSeen,
+            guard track.hasPose[frame], track.visibility(left, frame) >= Self.feetSeen, track.visibility(right, frame) >= Self.feetSeen,
                   track.inPicture(left, frame), track.inPicture(right, frame) else { return nil }
-            let apart = track.image[left][frame] - track.image[right][frame]
+            let apart = track.image(left, frame) - track.image(right, frame)
             return Point(abs(apart.x), abs(apart.y), 0)
         }
         return marked(steady(apart), size: size, by: { Geometry.length($0 - $1) }, atLeast: Self.stepDistance, from: .firstMove)
@@ -152,7 +152,7 @@ struct ExclusionFinder {
     /// The image midpoint of two landmarks in each frame with a pose.
     private func midpoints(_ a: Int, _ b: Int) -> [Point?] {
         let (sa, sb) = (track.slot(a), track.slot(b))
-        return times.indices.map { frame in track.hasPose[frame] ? (track.image[sa][frame] + track.image[sb][frame]) / 2 : nil }
+        return times.indices.map { frame in track.hasPose[frame] ? (track.image(sa, frame) + track.image(sb, frame)) / 2 : nil }
     }
 
     /// Where a move's marked frames begin.

@@ -12,11 +12,14 @@ struct PreparedTrack {
     /// Frame size, for turning normalized image coordinates into pixels.
     let width: Double
     let height: Double
-    /// Landmark index → row in the per-landmark arrays (-1 for landmarks not read).
+    /// Landmark index → slot among the landmarks read (-1 for landmarks not read).
     private let slots: [Int]
-    private(set) var world: [[Point]]
-    private(set) var image: [[Point]]
-    private(set) var visibility: [[Double]]
+    private let slotCount: Int
+    /// Per frame and slot, at `frame * slotCount + slot` (a frame's landmarks side
+    /// by side, as signals read them): the smoothed world and image points and the visibility.
+    private var worldPoints: [Point]
+    private var imagePoints: [Point]
+    private var visibilities: [Double]
     /// Per frame, for the left and the right wrist: the matched hand's direction
     /// from the wrist to the middle finger's MCP joint, in hand world coordinates.
     private var leftHands: [Point?]
@@ -64,10 +67,11 @@ struct PreparedTrack {
         self.height = height
         let count = track.frames.count
         times = track.frames.map(\.timestampMilliseconds)
+        slotCount = needed.count
         let missing = Point(repeating: .nan)
-        world = Array(repeating: Array(repeating: missing, count: count), count: needed.count)
-        image = world
-        visibility = Array(repeating: Array(repeating: 0, count: count), count: needed.count)
+        var world = [Point](repeating: missing, count: count * needed.count)
+        var image = world
+        var visibility = [Double](repeating: 0, count: count * needed.count)
         leftHands = Array(repeating: nil, count: count)
         rightHands = leftHands
         let hasHandData = matchHands && track.frames.contains { $0.hands != nil }
@@ -113,14 +117,18 @@ struct PreparedTrack {
                         imagePoint = filters!.image(slot, imagePoint, scale: 1 / objectScale)
                     }
                 }
-                world[slot][frameIndex] = worldPoint
-                image[slot][frameIndex] = imagePoint
-                visibility[slot][frameIndex] = Double(pose.landmarks[index].visibility ?? 1)
+                let at = frameIndex * needed.count + slot
+                world[at] = worldPoint
+                image[at] = imagePoint
+                visibility[at] = Double(pose.landmarks[index].visibility ?? 1)
             }
             if hasHandData, let hands = frame.hands, !hands.isEmpty {
                 (leftHands[frameIndex], rightHands[frameIndex]) = Self.matchHands(hands, to: pixels, width: width, height: height)
             }
         }
+        worldPoints = world
+        imagePoints = image
+        visibilities = visibility
         hasPose = posePresent
         bodySize = sizes
         self.crowd = crowd
@@ -134,9 +142,18 @@ struct PreparedTrack {
     /// Whether a hand was matched to either wrist in any frame.
     var hasMatchedHands: Bool { leftHands.contains { $0 != nil } || rightHands.contains { $0 != nil } }
 
+    /// A landmark's (by slot) smoothed world point in a frame; NaN without a pose.
+    func world(_ slot: Int, _ frame: Int) -> Point { worldPoints[frame * slotCount + slot] }
+
+    /// A landmark's (by slot) point in the picture in a frame, in pixels; NaN without a pose.
+    func image(_ slot: Int, _ frame: Int) -> Point { imagePoints[frame * slotCount + slot] }
+
+    /// A landmark's (by slot) visibility in a frame; 0 without a pose.
+    func visibility(_ slot: Int, _ frame: Int) -> Double { visibilities[frame * slotCount + slot] }
+
     /// Whether a landmark (by slot) lies within the picture in a frame.
     func inPicture(_ slot: Int, _ frame: Int) -> Bool {
-        let point = image[slot][frame]
+        let point = image(slot, frame)
         return (0...width).contains(point.x) && (0...height).contains(point.y)
     }
 
@@ -168,7 +185,11 @@ struct PreparedTrack {
     }
 
     static func pixelsOf(_ pose: TrackPose, _ width: Double, _ height: Double) -> [Point] {
-        pose.landmarks.map { Point(Double($0.x) * width, Double($0.y) * height, 0) }
+        // A loop into reserved room: `map` over the rows took a slower, growing path.
+        var pixels: [Point] = []
+        pixels.reserveCapacity(pose.landmarks.count)
+        for row in pose.landmarks { pixels.append(Point(Double(row.x) * width, Double(row.y) * height, 0)) }
+        return pixels
     }
 
     /// MediaPipe's object scale: the mean of the landmarks' bounding box sides, in pixels.
@@ -255,6 +276,7 @@ private struct SmoothingFilters {
 extension PreparedTrack.Crowd {
     /// Counts a frame's people, and where the followed one stands among them.
     mutating func note(_ followed: TrackPose, among found: [TrackPose], at time: Int, width: Double, height: Double) {
+        guard found.count > 1 else { return }
         let people = found.filter(PreparedTrack.isWhole)
         guard people.count > 1 else { return }
         mostInView = max(mostInView, people.count)

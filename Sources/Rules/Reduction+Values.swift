@@ -41,6 +41,7 @@ extension Reduction {
         window: Int = momentWindowMs
     ) -> Double? {
         var nearby: [Double] = []
+        nearby.reserveCapacity(16)
         var index = frame
         while index >= frames.lowerBound, times[frame] - times[index] <= window {
             if let value = values[index] { nearby.append(value) }

@@ -33,11 +33,11 @@ enum SessionChecks {
         let track = context.track
         let posed = (0..<track.frameCount).filter { track.hasPose[$0] }
         guard !posed.isEmpty else { return [] }
-        /// Whether the landmark is hidden in a frame, its threshold and visibilities read once.
+        /// Whether the landmark is hidden in a frame, its slot and threshold read once.
         func hiddenTest(_ index: Int) -> (Int) -> Bool {
-            let visibility = track.visibility[track.slot(index)]
+            let slot = track.slot(index)
             let threshold = judged.contains(index) ? context.threshold : min(context.threshold, context.countingVisibility)
-            return { visibility[$0] < threshold }
+            return { track.visibility(slot, $0) < threshold }
         }
         return alone.union(counterpart.keys).sorted().compactMap { index in
             let isHidden = hiddenTest(index)

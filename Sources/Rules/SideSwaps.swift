@@ -60,10 +60,13 @@ struct SideSwaps {
         var straight = 0.0, crossed = 0.0
         for (left, right) in limbs.pairs {
             straight += Geometry.length(current[left] - before[left]) + Geometry.length(current[right] - before[right])
+        }
+        // Most frames move too little to be a switch: the crossed distances are not needed then.
+        guard straight / Double(limbs.pairs.count * 2) >= smallestJump * size else { return false }
+        for (left, right) in limbs.pairs {
             crossed += Geometry.length(current[left] - before[right]) + Geometry.length(current[right] - before[left])
         }
-        let perLandmark = straight / Double(limbs.pairs.count * 2)
-        return crossed < crossedShare * straight && perLandmark >= smallestJump * size
+        return crossed < crossedShare * straight
     }
 
     /// The landmark read in place of `index` when `limbs` are swapped.

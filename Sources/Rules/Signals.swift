@@ -59,16 +59,13 @@ struct SignalContext {
         for space in imageSpace ? [SignalDefinition.Space.world, .image] : [.world] {
             var torsos: [Double] = [], widths: [Double] = []
             for frame in 0..<track.frameCount where track.hasPose[frame] {
-                let shoulderPoints = [PoseLandmark.leftShoulder, PoseLandmark.rightShoulder].compactMap { Self.point(track, $0, frame, space, threshold) }
+                func seen(_ index: Int) -> Point? { Self.point(track, index, frame, space, threshold) }
+                let (left, right) = (seen(PoseLandmark.leftShoulder), seen(PoseLandmark.rightShoulder))
                 // Torso length side by side, so that a hidden far side does not lose it.
-                for (shoulder, hip) in [(PoseLandmark.leftShoulder, PoseLandmark.leftHip), (PoseLandmark.rightShoulder, PoseLandmark.rightHip)] {
-                    if let s = Self.point(track, shoulder, frame, space, threshold), let h = Self.point(track, hip, frame, space, threshold) {
-                        torsos.append(Geometry.length(s - h))
-                    }
-                }
-                if shoulderPoints.count == 2 { widths.append(Geometry.length(shoulderPoints[0] - shoulderPoints[1])) }
-                guard !shoulderPoints.isEmpty, let nose = Self.point(track, 0, frame, space, threshold) else { continue }
-                let shoulder = shoulderPoints.reduce(Point.zero, +) / Double(shoulderPoints.count)
+                if let left, let hip = seen(PoseLandmark.leftHip) { torsos.append(Geometry.length(left - hip)) }
+                if let right, let hip = seen(PoseLandmark.rightHip) { torsos.append(Geometry.length(right - hip)) }
+                if let left, let right { widths.append(Geometry.length(left - right)) }
+                guard let shoulder = left.map({ l in right.map { (l + $0) / 2 } ?? l }) ?? right, let nose = seen(PoseLandmark.nose) else { continue }
                 if space == .world { facings.append(Geometry.horizontal(nose - shoulder)) } else { imageFacings.append(nose.x - shoulder.x) }
             }
             torso[space] = median(torsos) ?? 1
@@ -94,8 +91,8 @@ struct SignalContext {
         _ track: PreparedTrack, _ index: Int, _ frame: Int, _ space: SignalDefinition.Space, _ threshold: Double
     ) -> Point? {
         let slot = track.slot(index)
-        guard track.hasPose[frame], track.visibility[slot][frame] >= threshold else { return nil }
-        return space == .world ? track.world[slot][frame] : track.image[slot][frame]
+        guard track.hasPose[frame], track.visibility(slot, frame) >= threshold else { return nil }
+        return space == .world ? track.world(slot, frame) : track.image(slot, frame)
     }
 
     func point(_ reference: LandmarkReference, on side: BodySide, _ frame: Int, _ space: SignalDefinition.Space) -> Point? {
@@ -335,7 +332,7 @@ struct SignalContext {
         let slots = definition.references.filter(\.isSided).flatMap { $0.indices(on: side) }.map(track.slot)
         var total = 0.0, count = 0
         for frame in 0..<track.frameCount where track.hasPose[frame] {
-            for slot in slots { total += track.visibility[slot][frame] }
+            for slot in slots { total += track.visibility(slot, frame) }
             count += slots.count
         }
         return count > 0 ? total / Double(count) : 0
