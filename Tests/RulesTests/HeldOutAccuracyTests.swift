@@ -160,25 +160,29 @@ struct TuningSeeds {
         for miss in evaluation.misses { print("miss \(exercise): \(miss)") }
         let tracks = ProcessInfo.processInfo.environment["SPOTTER_TUNING_TRACKS"] ?? ""
         try Self.write(exercise, Seeds.simulatorTuning, idleFrom: Seeds.simulatorSets, into: tracks)
-        if let more = ProcessInfo.processInfo.environment["SPOTTER_TUNING_MORE"].flatMap(Int.init), more > 0 {
-            let seeds = Seeds.simulatorTuningMore.lowerBound...(Seeds.simulatorTuningMore.lowerBound + UInt64(min(more, 1_000)) - 1)
+        if let seeds = Self.firstSeeds(of: Seeds.simulatorTuningMore, countIn: "SPOTTER_TUNING_MORE") {
             let sets = try GeneratorRuns.simulator(exercise, seeds: seeds, setsFirst: seeds.count)
             print(sets.table("\(exercise) (WorkoutSimulator, more tuning sets)"))
             for miss in sets.misses { print("miss \(exercise) more: \(miss)") }
             try Self.write(exercise, seeds, idleFrom: seeds.count, into: tracks)
         }
-        if let count = ProcessInfo.processInfo.environment["SPOTTER_TUNING_VALIDATION"].flatMap(Int.init), count > 0 {
-            let seeds = Seeds.simulatorValidation.lowerBound...(Seeds.simulatorValidation.lowerBound + UInt64(min(count, 1_000)) - 1)
+        if let seeds = Self.firstSeeds(of: Seeds.simulatorValidation, countIn: "SPOTTER_TUNING_VALIDATION") {
             let sets = try GeneratorRuns.simulator(exercise, seeds: seeds, setsFirst: seeds.count)
             // Totals only: no miss is listed and no track written, so that these sets are not tuned on.
             print(sets.table("\(exercise) (WorkoutSimulator, validation sets)"))
         }
-        guard let extra = ProcessInfo.processInfo.environment["SPOTTER_TUNING_IDLE"].flatMap(Int.init), extra > 0 else { return }
-        let seeds = Seeds.simulatorTuningIdle.lowerBound...(Seeds.simulatorTuningIdle.lowerBound + UInt64(min(extra, 1_000)) - 1)
+        guard let seeds = Self.firstSeeds(of: Seeds.simulatorTuningIdle, countIn: "SPOTTER_TUNING_IDLE") else { return }
         let idle = try GeneratorRuns.simulator(exercise, seeds: seeds, allIdle: true)
         print("accuracy \(exercise) (WorkoutSimulator, extra tuning idle sets): \(idle.idleSets) sets with \(idle.falseRepsOnIdle) reps")
         for miss in idle.misses { print("miss \(exercise) idle: \(miss)") }
         try Self.write(exercise, seeds, idleFrom: 0, into: tracks)
+    }
+
+    /// The first N seeds of `range`, N read from the environment variable `name`
+    /// (at most the whole range); nil where it is unset or not above 0.
+    static func firstSeeds(of range: ClosedRange<UInt64>, countIn name: String) -> ClosedRange<UInt64>? {
+        guard let count = ProcessInfo.processInfo.environment[name].flatMap(Int.init), count > 0 else { return nil }
+        return range.lowerBound...(range.lowerBound + UInt64(min(count, range.count)) - 1)
     }
 
     /// Writes the sets' tracks into `directory` (none when it is empty), as EXERCISE-SEED.jsonl.
