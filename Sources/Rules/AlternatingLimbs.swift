@@ -14,7 +14,7 @@ enum AlternatingLimbs {
 
     /// Per frame, the side working then (the one further toward the turn, or
     /// the one seen), when the two sides take turns and each moves at least
-    /// `minSpread` (10th to 90th percentile); nil when they do not take turns.
+    /// `minSpread` (the range `middle(_:minSpread:)` reads); nil when they do not take turns.
     static func workingSides(left: [Double?], right: [Double?], turnBelowRest: Bool, minSpread: Double) -> [BodySide?]? {
         guard let leftMiddle = middle(left, minSpread: minSpread), let rightMiddle = middle(right, minSpread: minSpread) else { return nil }
         let working = { (value: Double?, middle: Double) in value.map { turnBelowRest ? $0 < middle : $0 > middle } ?? false }
@@ -39,9 +39,16 @@ enum AlternatingLimbs {
         }
     }
 
-    /// The middle of a side's own range (10th to 90th percentile), when it spans at least `minSpread`.
+    /// A side's own range leaves out this share of its values at each end: an arm
+    /// that takes turns curls in a small share of the set (three curls of a second
+    /// each in half a minute, the weights picked up and set down), so that its 10th
+    /// percentile would sit on the way up, not at the turn.
+    static let rangeTail = 0.05
+
+    /// The middle of a side's own range (`rangeTail` to 1 − `rangeTail` of its
+    /// values), when it spans at least `minSpread`.
     private static func middle(_ values: [Double?], minSpread: Double) -> Double? {
-        guard let range = middleRange(values, atLeast: 10), range.upperBound - range.lowerBound >= minSpread else { return nil }
+        guard let range = middleRange(values, atLeast: 10, tail: rangeTail), range.upperBound - range.lowerBound >= minSpread else { return nil }
         return (range.lowerBound + range.upperBound) / 2
     }
 }

@@ -28,6 +28,18 @@ struct AlternatingLimbsTests {
         #expect(AlternatingLimbs.workingSides(left: left, right: still, turnBelowRest: true, minSpread: 34) == nil)
     }
 
+    @Test("arms that take turns in a small share of a long video (three quick curls each in 32 s) still take turns")
+    func fewCurlsInALongVideo() throws {
+        let leftCurls = [5.0, 15, 25].map { $0...($0 + 1.1) }
+        let rightCurls = leftCurls.map { ($0.lowerBound + 3)...($0.upperBound + 3) }
+        // The detector's noise on arms at rest: a few degrees either way.
+        let noisy = { (values: [Double?], phase: Double) in values.enumerated().map { frame, value in value.map { $0 + 3 * sin(1.7 * Double(frame) + phase) } } }
+        let left = noisy(Self.elbow(frames: 960, curls: leftCurls), 0), right = noisy(Self.elbow(frames: 960, curls: rightCurls), 1)
+        let sides = try #require(AlternatingLimbs.workingSides(left: left, right: right, turnBelowRest: true, minSpread: 31.5))
+        #expect(sides[Int(5.55 * 30)] == .left)
+        #expect(sides[Int(8.55 * 30)] == .right)
+    }
+
     @Test("alternating curls count every curl; each rep's faults are judged on the arm that curled, or said not judged")
     func alternatingCurls() throws {
         // A tuning set: five slow curls, the arms taking turns, filmed from the side; before, only
