@@ -408,14 +408,13 @@ func jitter(_ values: [Double?], stride: Int = 1) -> Double? {
     return jitter
 }
 
-/// The 10th to the 90th percentile of the values present (with `tail`, that share
-/// of them left out at each end), when at least `count` are; nil otherwise.
+/// The values present from the `tail` quantile to the 1 − `tail` one (by default
+/// the 10th to the 90th percentile), when at least `count` are; nil otherwise.
 func middleRange(_ values: [Double?], atLeast count: Int, tail: Double = 0.1) -> ClosedRange<Double>? {
     var present = values.compactMap { $0 }
     guard present.count >= max(count, 1) else { return nil }
-    let (low, high) = tail == 0.1
-        ? (present.count / 10, present.count * 9 / 10)
-        : (Int(tail * Double(present.count)), min(present.count - 1, Int((1 - tail) * Double(present.count))))
+    let size = Double(present.count)
+    let (low, high) = (Int(tail * size), min(present.count - 1, Int((1 - tail) * size)))
     present.select(high)
     present.select(low, within: 0..<high)
     return present[low]...present[high]
